@@ -1,0 +1,29 @@
+/* cli.h - small helpers shared by the subcommands: strict number parsing and messages.
+ *
+ * Host C11, application layer (the only layer that prints to stdout or decides exit codes).
+ * Exit codes: 0 success, 1 failure (bad scene, I/O, device), 2 usage error, 130 interrupted.
+ */
+#ifndef RS_APP_CLI_H
+#define RS_APP_CLI_H
+
+#include <stdint.h>
+
+#define RS_EXIT_OK 0
+#define RS_EXIT_FAILURE 1
+#define RS_EXIT_USAGE 2
+#define RS_EXIT_INTERRUPTED 130
+
+/* Parses an unsigned integer in [lo, hi]; on failure prints "raystream: OPTION: ..." and
+ * returns -1. */
+int rs_cli_uint(const char* option, const char* text, uint64_t lo, uint64_t hi, uint64_t* out);
+int rs_cli_float(const char* option, const char* text, double lo, double hi, double* out);
+/* Sizes like 512M, 2G, 65536 (bytes; K/M/G are powers of 1024). */
+int rs_cli_size(const char* option, const char* text, uint64_t* out);
+
+/* Option with a value: matches "--name VALUE" and "--name=VALUE"; advances *i. Returns NULL if
+ * argv[*i] is not this option, and sets *missing when the value is absent. */
+const char* rs_cli_value(int argc, char** argv, int* i, const char* name, const char* alias, int* missing);
+
+void rs_cli_error(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif /* RS_APP_CLI_H */

@@ -1,0 +1,78 @@
+/* main.c - the raystream program: dispatches to a subcommand. Host C11, application layer. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "version.h"
+
+static void usage(FILE* f)
+{
+    fprintf(f,
+            "raystream %s - a wavefront path tracer\n"
+            "\n"
+            "usage: raystream COMMAND [options]\n"
+            "\n"
+            "commands:\n"
+            "  render SCENE -o FILE   render a JSON scene to PNG / HDR / PFM\n"
+            "  info                   version, build and devices\n"
+            "  help COMMAND           options of a command (same as COMMAND --help)\n"
+            "\n"
+            "Example: raystream render scenes/cornell.json -o cornell.png --spp 64\n",
+            RS_VERSION);
+}
+
+typedef struct Command {
+    const char* name;
+    int (*run)(int argc, char** argv);
+} Command;
+
+static const Command commands[] = {
+    {"render", rs_cmd_render},
+    {"info", rs_cmd_info},
+};
+
+static const Command* find(const char* name)
+{
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; ++i)
+        if (strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+int main(int argc, char** argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return RS_EXIT_USAGE;
+    }
+    const char* name = argv[1];
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
+        usage(stdout);
+        return RS_EXIT_OK;
+    }
+    if (strcmp(name, "--version") == 0) {
+        printf("raystream %s\n", RS_VERSION);
+        return RS_EXIT_OK;
+    }
+    if (strcmp(name, "help") == 0) {
+        if (argc < 3) {
+            usage(stdout);
+            return RS_EXIT_OK;
+        }
+        const Command* c = find(argv[2]);
+        if (!c) {
+            rs_cli_error("help: unknown command '%s'", argv[2]);
+            return RS_EXIT_USAGE;
+        }
+        char help[] = "--help";
+        char* args[] = {help, NULL};
+        return c->run(1, args);
+    }
+    const Command* c = find(name);
+    if (!c) {
+        rs_cli_error("unknown command '%s' (see raystream --help)", name);
+        return RS_EXIT_USAGE;
+    }
+    return c->run(argc - 2, argv + 2);
+}

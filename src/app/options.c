@@ -1,0 +1,113 @@
+/* options.c - shared rendering options (see options.h). Host C11, application layer. */
+#include "options.h"
+
+#include <string.h>
+
+#include "../host/scene_json.h"
+#include "cli.h"
+
+const char rs_common_options_help[] =
+    "  --spp N               samples per pixel (default: the scene's render.spp)\n"
+    "  --max-depth D         ray segments per path; 1 = camera rays + direct light (default: scene)\n"
+    "  --integrator NAME     path | whitted (default: scene)\n"
+    "  --seed S              random seed (default: scene)\n"
+    "  --width W --height H  image size (default: the scene's camera.resolution)\n"
+    "  --backend NAME        auto | cpu | cuda (default auto: CUDA when a device is present)\n"
+    "  --deadray NAME        how dead rays are dropped between bounces (default flags):\n"
+    "                        flags, stencil, persistent, compact-scan, compact-block,\n"
+    "                        compact-warp, compact-cub (CUDA only)\n"
+    "  --payload             compaction moves whole ray rows instead of an index list\n"
+    "  --threads N           CPU backend worker threads (default: one per processor)\n"
+    "  --max-memory SIZE     cap on wave-buffer memory, e.g. 64M; frames are traced in waves\n"
+    "  --quiet               no progress output\n";
+
+void rs_common_options_init(RsCommonOptions* o)
+{
+    memset(o, 0, sizeof *o);
+    o->backend.kind = RS_BACKEND_AUTO;
+    o->backend.deadray = RS_DEADRAY_FLAGS;
+}
+
+int rs_common_option(int argc, char** argv, int* i, RsCommonOptions* o)
+{
+    int missing = 0;
+    const char* v;
+    uint64_t n;
+    const char* arg = argv[*i];
+#define VALUE(name, alias) (v = rs_cli_value(argc, argv, i, name, alias, &missing)) != NULL
+    if (strcmp(arg, "--quiet") == 0 || strcmp(arg, "-q") == 0) {
+        o->quiet = 1;
+    } else if (strcmp(arg, "--payload") == 0) {
+        o->backend.payload = 1;
+    } else if (VALUE("--spp", NULL)) {
+        if (rs_cli_uint("--spp", v, 1, 1u << 20, &n))
+            return -1;
+        o->spp = (uint32_t)n;
+    } else if (VALUE("--max-depth", NULL)) {
+        if (rs_cli_uint("--max-depth", v, 1, 1024, &n))
+            return -1;
+        o->max_depth = (uint32_t)n;
+    } else if (VALUE("--seed", NULL)) {
+        if (rs_cli_uint("--seed", v, 0, 0xffffffffu, &n))
+            return -1;
+        o->seed = (uint32_t)n;
+        o->seed_set = 1;
+    } else if (VALUE("--width", NULL)) {
+        if (rs_cli_uint("--width", v, 1, 16384, &n))
+            return -1;
+        o->width = (uint32_t)n;
+    } else if (VALUE("--height", NULL)) {
+        if (rs_cli_uint("--height", v, 1, 16384, &n))
+            return -1;
+        o->height = (uint32_t)n;
+    } else if (VALUE("--threads", NULL)) {
+        if (rs_cli_uint("--threads", v, 1, 1024, &n))
+            return -1;
+        o->backend.threads = (uint32_t)n;
+    } else if (VALUE("--max-memory", NULL)) {
+        if (rs_cli_size("--max-memory", v, &o->backend.memory_limit))
+            return -1;
+    } else if (VALUE("--integrator", NULL)) {
+        if (rs_integrator_parse(v, &o->integrator)) {
+            rs_cli_error("--integrator: expected path or whitted, got '%s'", v);
+            return -1;
+        }
+        o->integrator_set = 1;
+    } else if (VALUE("--deadray", NULL)) {
+        if (rs_deadray_parse(v, &o->backend.deadray)) {
+            rs_cli_error("--deadray: unknown strategy '%s' (expected one of: %s)", v, rs_deadray_list());
+            return -1;
+        }
+    } else if (VALUE("--backend", NULL)) {
+        if (strcmp(v, "auto") == 0)
+            o->backend.kind = RS_BACKEND_AUTO;
+        else if (strcmp(v, "cpu") == 0)
+            o->backend.kind = RS_BACKEND_CPU;
+        else if (strcmp(v, "cuda") == 0)
+            o->backend.kind = RS_BACKEND_CUDA;
+        else {
+            rs_cli_error("--backend: expected auto, cpu or cuda, got '%s'", v);
+            return -1;
+        }
+    } else {
+        return missing ? -1 : 0;
+    }
+#undef VALUE
+    return 1;
+}
+
+void rs_common_options_apply(const RsCommonOptions* o, RsRenderDesc* r)
+{
+    if (o->width)
+        r->width = o->width;
+    if (o->height)
+        r->height = o->height;
+    if (o->spp)
+        r->spp = o->spp;
+    if (o->max_depth)
+        r->max_depth = o->max_depth;
+    if (o->seed_set)
+        r->seed = o->seed;
+    if (o->integrator_set)
+        r->integrator = o->integrator;
+}

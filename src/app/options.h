@@ -1,0 +1,33 @@
+/* options.h - the options every rendering subcommand shares (render, bench, view): scene
+ * overrides, backend and dead-ray strategy, threads, memory cap.
+ *
+ * Host C11, application layer.
+ */
+#ifndef RS_APP_OPTIONS_H
+#define RS_APP_OPTIONS_H
+
+#include "../host/backend.h"
+#include "../host/scene.h"
+
+typedef struct RsCommonOptions {
+    RsBackendConfig backend;
+    /* 0 (or unset) = take the scene file's value */
+    uint32_t width, height, spp, max_depth, seed;
+    int seed_set, integrator_set;
+    uint32_t integrator;
+    int quiet;
+} RsCommonOptions;
+
+void rs_common_options_init(RsCommonOptions* o);
+
+/* If argv[*i] is a common option, consumes it (and its value) and returns 1; returns 0 if it is
+ * not one; returns -1 after printing a usage error. */
+int rs_common_option(int argc, char** argv, int* i, RsCommonOptions* o);
+
+/* Help text for the common options. */
+extern const char rs_common_options_help[];
+
+/* Applies the overrides to a loaded scene's render settings. */
+void rs_common_options_apply(const RsCommonOptions* o, RsRenderDesc* render);
+
+#endif /* RS_APP_OPTIONS_H */

@@ -1,0 +1,71 @@
+/* backend.c - strategy names, memory per path and backend selection. Host C11. */
+#include "backend.h"
+
+#include <string.h>
+
+static const char* const deadray_names[RS_DEADRAY_COUNT] = {
+    "flags", "stencil", "persistent", "compact-scan", "compact-block", "compact-warp", "compact-cub",
+};
+
+const char* rs_deadray_name(RsDeadRay d) { return d < RS_DEADRAY_COUNT ? deadray_names[d] : "?"; }
+
+int rs_deadray_parse(const char* name, RsDeadRay* out)
+{
+    for (int i = 0; i < RS_DEADRAY_COUNT; ++i) {
+        if (strcmp(name, deadray_names[i]) == 0) {
+            *out = (RsDeadRay)i;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+int rs_deadray_is_compaction(RsDeadRay d) { return d >= RS_DEADRAY_COMPACT_SCAN; }
+
+const char* rs_deadray_list(void)
+{
+    return "flags, stencil, persistent, compact-scan, compact-block, compact-warp, compact-cub";
+}
+
+uint64_t rs_wave_bytes_per_path(RsDeadRay d, int payload)
+{
+    uint64_t bytes = RS_RAY_STATE_BYTES_PER_RAY + RS_SHADOW_STATE_BYTES_PER_RAY + 16 /* path radiance */;
+    bytes += 4; /* alive flag (the flags strategy's state, and every compaction's input) */
+    if (d == RS_DEADRAY_STENCIL || d == RS_DEADRAY_PERSISTENT)
+        bytes += 1; /* 4 bytes per 32 rays, rounded up */
+    if (rs_deadray_is_compaction(d)) {
+        bytes += 2 * 4 + 4; /* live index list, its double buffer, scan/temp array */
+        if (payload)
+            bytes += RS_RAY_STATE_BYTES_PER_RAY; /* the second RayState that rows are moved into */
+    }
+    return bytes;
+}
+
+RsBackend* rs_backend_create(const RsBackendConfig* config, RsError* err)
+{
+    switch (config->kind) {
+    case RS_BACKEND_CPU:
+        return rs_backend_cpu_create(config, err);
+    case RS_BACKEND_CUDA:
+        if (!rs_cuda_built()) {
+            rs_error_set(err, "--backend cuda: this raystream was built without CUDA (rebuild with -Dcuda=enabled)");
+            return NULL;
+        }
+        if (rs_cuda_device_count() <= 0) {
+            rs_error_set(err, "--backend cuda: no CUDA device found (use --backend cpu or auto)");
+            return NULL;
+        }
+        return rs_backend_cuda_create(config, err);
+    case RS_BACKEND_AUTO:
+    default:
+        if (rs_cuda_built() && rs_cuda_device_count() > 0)
+            return rs_backend_cuda_create(config, err);
+        return rs_backend_cpu_create(config, err);
+    }
+}
+
+void rs_backend_destroy(RsBackend* b)
+{
+    if (b)
+        b->ops->destroy(b);
+}

@@ -1,0 +1,97 @@
+/* backend.h - the interface between the bounce loop and the machine that runs the stages.
+ *
+ * Host C11. A backend owns the wave buffers (RayState, shadow queue, path radiance, film) and
+ * the dead-ray strategy's state, and runs one stage over the live rays per call. The order of
+ * the calls, the wave sizes and the statistics belong to wavefront.c, the one scheduler.
+ * Backends: backend_cpu.c (always built) and cuda/backend_cuda.cu (when CUDA is built).
+ * The struct-of-function-pointers shape follows Embree's and Cycles' device interfaces.
+ */
+#ifndef RS_HOST_BACKEND_H
+#define RS_HOST_BACKEND_H
+
+#include "../kernel/kernel_params.h"
+#include "error.h"
+
+typedef enum RsDeadRay {
+    RS_DEADRAY_FLAGS,
+    RS_DEADRAY_STENCIL,
+    RS_DEADRAY_PERSISTENT,
+    RS_DEADRAY_COMPACT_SCAN,
+    RS_DEADRAY_COMPACT_BLOCK,
+    RS_DEADRAY_COMPACT_WARP,
+    RS_DEADRAY_COMPACT_CUB,
+    RS_DEADRAY_COUNT
+} RsDeadRay;
+
+typedef enum RsBackendKind { RS_BACKEND_AUTO, RS_BACKEND_CPU, RS_BACKEND_CUDA } RsBackendKind;
+
+typedef struct RsBackendConfig {
+    RsBackendKind kind;
+    RsDeadRay deadray;
+    int payload;           /* compaction moves whole RayState rows instead of building an index list */
+    uint32_t threads;      /* CPU worker threads; 0 = one per processor */
+    uint64_t memory_limit; /* bytes the wave buffers may use; 0 = backend default */
+} RsBackendConfig;
+
+/* What a frame needs besides the scene. */
+typedef struct RsFrameDesc {
+    RsCamera camera;
+    uint32_t width, height;
+    uint32_t seed, max_depth, integrator, rr_depth;
+} RsFrameDesc;
+
+#define RS_COUNT_UNKNOWN 0xffffffffu
+
+typedef struct RsBackend RsBackend;
+
+typedef struct RsBackendOps {
+    void (*destroy)(RsBackend* b);
+    /* Takes its own copy of the scene arrays (the CPU backend may alias them). */
+    int (*set_scene)(RsBackend* b, const RsSceneView* scene, RsError* err);
+    /* Sizes the buffers for waves of up to wave_capacity paths and clears the film. */
+    int (*set_frame)(RsBackend* b, const RsFrameDesc* frame, uint32_t wave_capacity, RsError* err);
+    int (*generate)(RsBackend* b, uint64_t first_path, uint32_t paths, RsError* err);
+    int (*extend)(RsBackend* b, RsError* err);
+    /* *shadow_rays: rays appended to the shadow queue (RS_COUNT_UNKNOWN if not known on the host) */
+    int (*shade)(RsBackend* b, uint32_t* shadow_rays, RsError* err);
+    int (*connect)(RsBackend* b, RsError* err);
+    /* Applies the dead-ray strategy. *live: paths still alive (RS_COUNT_UNKNOWN if not known) */
+    int (*drop_dead)(RsBackend* b, uint32_t* live, RsError* err);
+    int (*accumulate)(RsBackend* b, RsError* err);
+    /* film: width * height pixels, rgb sums | sample count */
+    int (*read_film)(RsBackend* b, RsFloat4* film, RsError* err);
+    int (*write_film)(RsBackend* b, const RsFloat4* film, RsError* err);
+} RsBackendOps;
+
+struct RsBackend {
+    const RsBackendOps* ops;
+    RsBackendConfig config;
+    char name[32];           /* "cpu" or "cuda" */
+    char device[256];        /* e.g. "2 threads" or the GPU's name */
+    uint64_t memory_budget;  /* bytes available to wave buffers */
+    uint32_t preferred_wave; /* paths per wave that keep this device busy */
+};
+
+const char* rs_deadray_name(RsDeadRay d);
+int rs_deadray_parse(const char* name, RsDeadRay* out);
+int rs_deadray_is_compaction(RsDeadRay d);
+/* "flags, stencil, ..." for help texts */
+const char* rs_deadray_list(void);
+
+/* Bytes of wave buffers per path in flight, for a strategy: what memory planning divides by. */
+uint64_t rs_wave_bytes_per_path(RsDeadRay d, int payload);
+
+/* Creates the backend config->kind asks for; AUTO picks CUDA when a device is present. */
+RsBackend* rs_backend_create(const RsBackendConfig* config, RsError* err);
+void rs_backend_destroy(RsBackend* b);
+
+RsBackend* rs_backend_cpu_create(const RsBackendConfig* config, RsError* err);
+
+/* Provided by cuda/ when CUDA is built, by backend_cuda_stub.c otherwise. */
+int rs_cuda_built(void);
+int rs_cuda_device_count(void);
+RsBackend* rs_backend_cuda_create(const RsBackendConfig* config, RsError* err);
+/* Human-readable description of every CUDA device (name, SMs, memory, capability, versions). */
+int rs_cuda_describe(char* out, size_t size);
+
+#endif /* RS_HOST_BACKEND_H */

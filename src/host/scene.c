@@ -1,0 +1,243 @@
+/* scene.c - building the host scene, its BVH and its light table (see scene.h). Host C11.
+ *
+ * Light selection for next-event estimation is proportional to emitted power, as pbrt-v4's
+ * PowerLightSampler: an area light emits phi = pi * area * luminance(L) (twice that if both
+ * faces emit); the environment, seen from inside the scene's bounding sphere of radius R,
+ * phi = 4 pi * pi R^2 * luminance(mean L) (pbrt-v4's UniformInfiniteLight::Phi).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "scene.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bvh_build.h"
+
+void rs_scene_init(RsScene* scene)
+{
+    memset(scene, 0, sizeof *scene);
+    scene->camera.eye = rs_vec3(0.0f, 0.0f, 0.0f);
+    scene->camera.look_at = rs_vec3(0.0f, 0.0f, -1.0f);
+    scene->camera.up = rs_vec3(0.0f, 1.0f, 0.0f);
+    scene->camera.fov_degrees = 40.0f;
+    scene->render.width = 512;
+    scene->render.height = 512;
+    scene->render.spp = 16;
+    scene->render.max_depth = 8;
+    scene->render.integrator = RS_INTEGRATOR_PATH;
+    scene->env.zenith = rs_float4(0.0f, 0.0f, 0.0f, rs_uint_as_float(RS_ENV_CONSTANT));
+}
+
+void rs_scene_free(RsScene* scene)
+{
+    for (size_t i = 0; i < scene->material_names.count; ++i)
+        free(scene->material_names.data[i]);
+    rs_array_free(&scene->material_names);
+    rs_array_free(&scene->materials);
+    rs_array_free(&scene->prims);
+    free(scene->nodes);
+    free(scene->lights);
+    free(scene->file);
+    memset(scene, 0, sizeof *scene);
+}
+
+RsMaterial rs_material_make(uint32_t type, RsVec3 albedo, RsVec3 emission, float ior, int two_sided)
+{
+    RsMaterial m;
+    m.a = rs_pack(albedo, rs_uint_as_float(type | (two_sided ? RS_MAT_TWO_SIDED : 0u)));
+    m.b = rs_pack(emission, ior);
+    return m;
+}
+
+int32_t rs_scene_find_material(const RsScene* scene, const char* name)
+{
+    for (size_t i = 0; i < scene->material_names.count; ++i)
+        if (strcmp(scene->material_names.data[i], name) == 0)
+            return (int32_t)i;
+    return -1;
+}
+
+int32_t rs_scene_add_material(RsScene* scene, const char* name, RsMaterial m, RsError* err)
+{
+    if (rs_scene_find_material(scene, name) >= 0) {
+        rs_error_set(err, "duplicate material name '%s'", name);
+        return -1;
+    }
+    char* copy = strdup(name);
+    if (!copy || rs_array_push(&scene->material_names, copy, err)) {
+        free(copy);
+        rs_error_set(err, "out of memory adding material '%s'", name);
+        return -1;
+    }
+    if (rs_array_push(&scene->materials, m, err))
+        return -1;
+    return (int32_t)(scene->materials.count - 1);
+}
+
+int rs_scene_add_triangle(RsScene* scene, RsVec3 v0, RsVec3 v1, RsVec3 v2, uint32_t material, RsError* err)
+{
+    RsVec3 e1 = rs_sub(v1, v0), e2 = rs_sub(v2, v0);
+    if (rs_length(rs_cross(e1, e2)) == 0.0f) {
+        scene->skipped_degenerate++; /* no area: never hit, and cannot be sampled as a light */
+        return 0;
+    }
+    RsPrim p;
+    p.a = rs_pack(v0, rs_uint_as_float(material));
+    p.b = rs_pack(e1, 0.0f);
+    p.c = rs_pack(e2, rs_uint_as_float(RS_PRIM_TRIANGLE));
+    return rs_array_push(&scene->prims, p, err);
+}
+
+int rs_scene_add_sphere(RsScene* scene, RsVec3 centre, float radius, uint32_t material, RsError* err)
+{
+    RsPrim p;
+    p.a = rs_pack(centre, rs_uint_as_float(material));
+    p.b = rs_float4(radius, 0.0f, 0.0f, 0.0f);
+    p.c = rs_float4(0.0f, 0.0f, 0.0f, rs_uint_as_float(RS_PRIM_SPHERE));
+    return rs_array_push(&scene->prims, p, err);
+}
+
+static float prim_area(const RsPrim* p)
+{
+    if (rs_prim_type(p) == RS_PRIM_SPHERE)
+        return 4.0f * RS_PI * p->b.x * p->b.x;
+    return 0.5f * rs_length(rs_cross(rs_xyz(p->b), rs_xyz(p->c)));
+}
+
+static float env_mean_luminance(const RsEnvironment* env)
+{
+    float zenith = rs_luminance(rs_xyz(env->zenith));
+    if (rs_float_as_uint(env->zenith.w) == RS_ENV_CONSTANT)
+        return zenith;
+    return (zenith + rs_luminance(rs_xyz(env->horizon)) + rs_luminance(rs_xyz(env->ground))) / 3.0f;
+}
+
+static int build_lights(RsScene* scene, float scene_radius, RsError* err)
+{
+    uint32_t count = 0;
+    float env_lum = env_mean_luminance(&scene->env);
+    for (size_t i = 0; i < scene->prims.count; ++i) {
+        const RsMaterial* m = &scene->materials.data[rs_prim_material(&scene->prims.data[i])];
+        count += rs_luminance(rs_material_emission(m)) > 0.0f;
+    }
+    count += env_lum > 0.0f;
+    scene->light_count = count;
+    scene->env_select_pdf = 0.0f;
+    if (count == 0)
+        return 0;
+    scene->lights = rs_alloc_aligned(count, sizeof(RsFloat4), 16);
+    double* power = malloc(count * sizeof *power);
+    if (!scene->lights || !power) {
+        free(power);
+        return rs_error_set(err, "out of memory building the light table (%u lights)", count);
+    }
+    double total = 0.0;
+    uint32_t k = 0;
+    for (size_t i = 0; i < scene->prims.count; ++i) {
+        const RsMaterial* m = &scene->materials.data[rs_prim_material(&scene->prims.data[i])];
+        float lum = rs_luminance(rs_material_emission(m));
+        if (!(lum > 0.0f))
+            continue;
+        float area = prim_area(&scene->prims.data[i]);
+        power[k] = RS_PI * area * lum * (rs_material_two_sided(m) ? 2.0 : 1.0);
+        scene->lights[k] = rs_float4(rs_uint_as_float((uint32_t)i), 0.0f, 0.0f, area);
+        total += power[k++];
+    }
+    if (env_lum > 0.0f) {
+        double r = scene_radius > 0.0f ? scene_radius : 1.0;
+        power[k] = 4.0 * RS_PI * RS_PI * r * r * env_lum;
+        scene->lights[k] = rs_float4(rs_uint_as_float(RS_LIGHT_ENVIRONMENT), 0.0f, 0.0f, 0.0f);
+        total += power[k++];
+    }
+    double cumulative = 0.0;
+    for (uint32_t i = 0; i < count; ++i) {
+        double pdf = power[i] / total;
+        cumulative += pdf;
+        scene->lights[i].y = i + 1 == count ? 1.0f : (float)cumulative;
+        scene->lights[i].z = (float)pdf;
+        uint32_t prim = rs_float_as_uint(scene->lights[i].x);
+        if (prim == RS_LIGHT_ENVIRONMENT)
+            scene->env_select_pdf = (float)pdf;
+        else
+            scene->prims.data[prim].b.w = (float)pdf / scene->lights[i].w;
+    }
+    free(power);
+    return 0;
+}
+
+int rs_scene_build(RsScene* scene, RsError* err)
+{
+    const char* file = scene->file ? scene->file : "scene";
+    if (scene->prims.count == 0)
+        return rs_error_set(err, "%s: the scene has no shapes with any area", file);
+    if (scene->prims.count > 0x7fffffffu)
+        return rs_error_set(err, "%s: too many primitives (%zu)", file, scene->prims.count);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    RsBvh bvh;
+    if (rs_bvh_build(scene->prims.data, (uint32_t)scene->prims.count, &bvh, err))
+        return -1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    scene->bvh_build_seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+
+    RsPrim* ordered = rs_alloc_aligned(scene->prims.count, sizeof(RsPrim), 16);
+    if (!ordered) {
+        rs_bvh_free(&bvh);
+        return rs_error_set(err, "out of memory reordering %zu primitives", scene->prims.count);
+    }
+    for (size_t i = 0; i < scene->prims.count; ++i)
+        ordered[i] = scene->prims.data[bvh.prim_order[i]];
+    free(scene->prims.data);
+    scene->prims.data = ordered;
+    scene->prims.capacity = scene->prims.count;
+    scene->nodes = bvh.nodes;
+    scene->node_count = bvh.node_count;
+    scene->leaf_count = bvh.leaf_count;
+    scene->bvh_depth = bvh.depth;
+    free(bvh.prim_order);
+
+    /* bounding sphere radius of the root's two child boxes */
+    const RsBvhNode* root = &scene->nodes[0];
+    RsVec3 lo = rs_vmin(rs_xyz(root->lo_left), rs_xyz(root->lo_right));
+    RsVec3 hi = rs_vmax(rs_xyz(root->hi_left), rs_xyz(root->hi_right));
+    float radius = 0.5f * rs_length(rs_sub(hi, lo));
+    if (build_lights(scene, radius, err))
+        return -1;
+    scene->built = 1;
+    return 0;
+}
+
+RsSceneView rs_scene_view(const RsScene* scene)
+{
+    RsSceneView v;
+    memset(&v, 0, sizeof v);
+    v.nodes = scene->nodes;
+    v.prims = scene->prims.data;
+    v.materials = scene->materials.data;
+    v.lights = scene->lights;
+    v.node_count = scene->node_count;
+    v.prim_count = (uint32_t)scene->prims.count;
+    v.material_count = (uint32_t)scene->materials.count;
+    v.light_count = scene->light_count;
+    v.env = scene->env;
+    v.env_select_pdf = scene->env_select_pdf;
+    return v;
+}
+
+RsCamera rs_camera_make(const RsCameraDesc* desc, uint32_t width, uint32_t height)
+{
+    RsVec3 to_target = rs_sub(desc->look_at, desc->eye);
+    RsVec3 forward = rs_normalize(to_target);
+    RsVec3 right = rs_normalize(rs_cross(forward, desc->up));
+    RsVec3 up = rs_cross(right, forward);
+    float tan_y = tanf(0.5f * desc->fov_degrees * RS_PI / 180.0f);
+    float tan_x = tan_y * (float)width / (float)height;
+    float focus = desc->focus_distance > 0.0f ? desc->focus_distance : rs_length(to_target);
+    RsCamera c;
+    c.eye = rs_pack(desc->eye, desc->aperture_radius);
+    c.right = rs_pack(right, tan_x);
+    c.up = rs_pack(up, tan_y);
+    c.forward = rs_pack(forward, focus);
+    return c;
+}

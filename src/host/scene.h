@@ -1,0 +1,71 @@
+/* scene.h - the host-side scene: what a scene file describes, and the flat arrays that
+ * per-ray code reads once rs_scene_build has made the BVH and the light table.
+ *
+ * Host C11. Built either by the JSON loader (scene_json.c) or directly through the
+ * rs_scene_add_* calls (tests do this). After rs_scene_build the primitive array is in BVH
+ * order and must not be changed.
+ */
+#ifndef RS_HOST_SCENE_H
+#define RS_HOST_SCENE_H
+
+#include "../kernel/camera.h"
+#include "../kernel/kernel_params.h"
+#include "../kernel/scene_data.h"
+#include "array.h"
+#include "error.h"
+
+typedef struct RsCameraDesc {
+    RsVec3 eye, look_at, up;
+    float fov_degrees;      /* vertical */
+    float aperture_radius;  /* 0: pinhole */
+    float focus_distance;   /* <= 0: the distance from eye to look_at */
+} RsCameraDesc;
+
+typedef struct RsRenderDesc {
+    uint32_t width, height;
+    uint32_t spp;
+    uint32_t max_depth;
+    uint32_t seed;
+    uint32_t integrator; /* RS_INTEGRATOR_* */
+} RsRenderDesc;
+
+typedef struct RsScene {
+    char* file; /* where it was loaded from, for messages; NULL if built in code */
+    RsCameraDesc camera;
+    RsRenderDesc render;
+    RsEnvironment env;
+    RS_ARRAY(RsMaterial) materials;
+    RS_ARRAY(char*) material_names;
+    RS_ARRAY(RsPrim) prims;
+    uint32_t skipped_degenerate; /* zero-area triangles dropped while adding */
+
+    /* filled by rs_scene_build */
+    RsBvhNode* nodes;
+    uint32_t node_count, leaf_count, bvh_depth;
+    RsFloat4* lights;
+    uint32_t light_count;
+    float env_select_pdf;
+    double bvh_build_seconds;
+    int built;
+} RsScene;
+
+/* Defaults: camera at the origin looking down -z, 40 degrees; 512x512, 16 spp, depth 8,
+ * path integrator, seed 0; black environment. */
+void rs_scene_init(RsScene* scene);
+void rs_scene_free(RsScene* scene);
+
+RsMaterial rs_material_make(uint32_t type, RsVec3 albedo, RsVec3 emission, float ior, int two_sided);
+/* Returns the new material's index, or -1 (duplicate name, out of memory). */
+int32_t rs_scene_add_material(RsScene* scene, const char* name, RsMaterial m, RsError* err);
+int32_t rs_scene_find_material(const RsScene* scene, const char* name);
+
+int rs_scene_add_triangle(RsScene* scene, RsVec3 v0, RsVec3 v1, RsVec3 v2, uint32_t material, RsError* err);
+int rs_scene_add_sphere(RsScene* scene, RsVec3 centre, float radius, uint32_t material, RsError* err);
+
+/* BVH (reorders the primitives) and light table. Fails on an empty scene. */
+int rs_scene_build(RsScene* scene, RsError* err);
+
+RsSceneView rs_scene_view(const RsScene* scene);
+RsCamera rs_camera_make(const RsCameraDesc* desc, uint32_t width, uint32_t height);
+
+#endif /* RS_HOST_SCENE_H */

@@ -1,0 +1,125 @@
+/* wavefront.c - the bounce loop and its statistics (see wavefront.h). Host C11.
+ *
+ * Stage times are wall-clock times around each backend call. That is exact for the CPU
+ * backend, whose calls are synchronous; the CUDA backend synchronises per stage only when
+ * asked to time stages (it records CUDA events instead, see cuda/).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "wavefront.h"
+
+#include <string.h>
+#include <time.h>
+
+static const char* const stage_names[RS_STAGE_COUNT] = {"generate", "extend", "shade", "connect", "drop_dead",
+                                                        "accumulate"};
+
+const char* rs_stage_name(RsStage s) { return s < RS_STAGE_COUNT ? stage_names[s] : "?"; }
+
+static double now_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+RsFrameDesc rs_frame_from_scene(const RsScene* scene, uint32_t width, uint32_t height, uint32_t max_depth,
+                                uint32_t integrator, uint32_t seed)
+{
+    RsFrameDesc f;
+    memset(&f, 0, sizeof f);
+    f.camera = rs_camera_make(&scene->camera, width, height);
+    f.width = width;
+    f.height = height;
+    f.seed = seed;
+    f.max_depth = max_depth;
+    f.integrator = integrator;
+    f.rr_depth = RS_DEFAULT_RR_DEPTH;
+    return f;
+}
+
+int rs_wavefront_plan(const RsBackend* backend, uint64_t total_paths, uint32_t* wave_capacity, RsError* err)
+{
+    uint64_t per_path = rs_wave_bytes_per_path(backend->config.deadray, backend->config.payload);
+    uint64_t fits = backend->memory_budget / per_path;
+    if (fits < 32)
+        return rs_error_set(err,
+                            "not enough memory for even one wave of 32 paths: %llu bytes per path, %llu bytes "
+                            "available on %s",
+                            (unsigned long long)per_path, (unsigned long long)backend->memory_budget,
+                            backend->device);
+    uint64_t wave = backend->preferred_wave;
+    if (wave > fits)
+        wave = fits / 32 * 32;
+    if (wave > total_paths)
+        wave = total_paths;
+    if (wave == 0)
+        wave = 1;
+    *wave_capacity = (uint32_t)wave;
+    return 0;
+}
+
+int rs_wavefront_begin(RsWavefront* wf, RsBackend* backend, const RsFrameDesc* frame, uint32_t wave_capacity,
+                       RsError* err)
+{
+    memset(wf, 0, sizeof *wf);
+    wf->backend = backend;
+    wf->frame = *frame;
+    wf->wave_capacity = wave_capacity;
+    return backend->ops->set_frame(backend, frame, wave_capacity, err);
+}
+
+static void add_depth(uint64_t* table, uint32_t depth, uint64_t n)
+{
+    table[depth < RS_STATS_DEPTHS ? depth : RS_STATS_DEPTHS] += n;
+}
+
+/* Runs one backend call and charges its wall time to `stage`. */
+#define RS_TIMED(stage, call)                                 \
+    do {                                                      \
+        double t0_ = now_seconds();                           \
+        int status_ = (call);                                 \
+        wf->stats.stage_seconds[stage] += now_seconds() - t0_; \
+        if (status_)                                          \
+            return -1;                                        \
+    } while (0)
+
+static int trace_wave(RsWavefront* wf, uint64_t first_path, uint32_t paths, RsError* err)
+{
+    RsBackend* b = wf->backend;
+    const RsBackendOps* ops = b->ops;
+    RS_TIMED(RS_STAGE_GENERATE, ops->generate(b, first_path, paths, err));
+    wf->stats.camera_rays += paths;
+    uint32_t live = paths;
+    for (uint32_t depth = 1; depth <= wf->frame.max_depth && live != 0; ++depth) {
+        if (live != RS_COUNT_UNKNOWN) {
+            add_depth(wf->stats.live_at_depth, depth, live);
+            if (depth > 1)
+                wf->stats.bounce_rays += live;
+        }
+        uint32_t shadows = 0;
+        RS_TIMED(RS_STAGE_EXTEND, ops->extend(b, err));
+        RS_TIMED(RS_STAGE_SHADE, ops->shade(b, &shadows, err));
+        if (shadows != RS_COUNT_UNKNOWN) {
+            add_depth(wf->stats.shadow_at_depth, depth, shadows);
+            wf->stats.shadow_rays += shadows;
+        }
+        if (shadows != 0)
+            RS_TIMED(RS_STAGE_CONNECT, ops->connect(b, err));
+        RS_TIMED(RS_STAGE_DROP_DEAD, ops->drop_dead(b, &live, err));
+    }
+    RS_TIMED(RS_STAGE_ACCUMULATE, ops->accumulate(b, err));
+    wf->stats.waves++;
+    return 0;
+}
+
+int rs_wavefront_trace(RsWavefront* wf, uint64_t first_path, uint64_t paths, RsError* err)
+{
+    while (paths > 0) {
+        uint32_t n = paths < wf->wave_capacity ? (uint32_t)paths : wf->wave_capacity;
+        if (trace_wave(wf, first_path, n, err))
+            return -1;
+        first_path += n;
+        paths -= n;
+    }
+    return 0;
+}

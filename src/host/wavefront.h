@@ -1,0 +1,63 @@
+/* wavefront.h - the bounce loop: the one place that decides stage order, wave sizes and what
+ * is counted (DESIGN.md section 3).
+ *
+ * Host C11. Per wave: generate; then for each depth extend -> shade -> connect -> drop dead
+ * rays, until no ray is alive or max_depth is reached; then accumulate into the film.
+ * Statistics are per depth (live rays entering each bounce, shadow rays) and per stage time.
+ */
+#ifndef RS_HOST_WAVEFRONT_H
+#define RS_HOST_WAVEFRONT_H
+
+#include "backend.h"
+#include "scene.h"
+
+typedef enum RsStage {
+    RS_STAGE_GENERATE,
+    RS_STAGE_EXTEND,
+    RS_STAGE_SHADE,
+    RS_STAGE_CONNECT,
+    RS_STAGE_DROP_DEAD,
+    RS_STAGE_ACCUMULATE,
+    RS_STAGE_COUNT
+} RsStage;
+
+/* Depths beyond this many are counted in the last entry. */
+#define RS_STATS_DEPTHS 64
+
+typedef struct RsTraceStats {
+    uint64_t camera_rays;  /* extension rays of depth 1 */
+    uint64_t bounce_rays;  /* extension rays of depth >= 2 */
+    uint64_t shadow_rays;
+    uint64_t live_at_depth[RS_STATS_DEPTHS + 1];   /* [d]: rays entering extend at depth d (1-based) */
+    uint64_t shadow_at_depth[RS_STATS_DEPTHS + 1]; /* [d]: shadow rays written at depth d */
+    double stage_seconds[RS_STAGE_COUNT];
+    uint64_t waves;
+} RsTraceStats;
+
+typedef struct RsWavefront {
+    RsBackend* backend;
+    RsFrameDesc frame;
+    uint32_t wave_capacity;
+    RsTraceStats stats;
+} RsWavefront;
+
+/* Default Russian roulette start (segments), as pbrt-v4's PathIntegrator (depth > 1). */
+#define RS_DEFAULT_RR_DEPTH 3
+
+RsFrameDesc rs_frame_from_scene(const RsScene* scene, uint32_t width, uint32_t height, uint32_t max_depth,
+                                uint32_t integrator, uint32_t seed);
+
+/* Picks the wave size: the backend's preferred size, cut to the memory budget and to the
+ * work at hand. Fails if not even one 32-ray batch fits, saying how much memory it needs. */
+int rs_wavefront_plan(const RsBackend* backend, uint64_t total_paths, uint32_t* wave_capacity, RsError* err);
+
+/* Uploads nothing: the scene must already be set on the backend. Clears the film. */
+int rs_wavefront_begin(RsWavefront* wf, RsBackend* backend, const RsFrameDesc* frame, uint32_t wave_capacity,
+                       RsError* err);
+
+/* Traces global paths [first_path, first_path + paths) in waves and accumulates them. */
+int rs_wavefront_trace(RsWavefront* wf, uint64_t first_path, uint64_t paths, RsError* err);
+
+const char* rs_stage_name(RsStage s);
+
+#endif /* RS_HOST_WAVEFRONT_H */

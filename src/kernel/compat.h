@@ -1,0 +1,92 @@
+/* compat.h - the one place where the three compilers of shared per-ray code differ.
+ *
+ * Everything under src/kernel/ is header-only and is compiled by gcc as C11 (host library,
+ * CPU backend), by g++ as C++ (the header test, which catches what nvcc would reject) and by
+ * nvcc as CUDA C++ (kernels). Functions are declared with RS_FN so that they become
+ * `__host__ __device__` under nvcc and plain `static inline` elsewhere.
+ *
+ * The storage types RsFloat4 / RsUint4 are 16 bytes and 16-byte aligned on every compiler,
+ * so one field of one ray is one 128-bit load (LDG.E.128) on the GPU.
+ */
+#ifndef RS_KERNEL_COMPAT_H
+#define RS_KERNEL_COMPAT_H
+
+#include <stdint.h>
+#include <string.h>
+#include <math.h>
+
+#if defined(__CUDACC__)
+#  define RS_FN static __host__ __device__ __forceinline__
+#else
+#  define RS_FN static inline
+#endif
+
+#if defined(__cplusplus)
+#  define RS_ALIGNAS(n) alignas(n)
+#  define RS_ALIGNOF(t) alignof(t)
+#  define RS_STATIC_ASSERT(cond, msg) static_assert(cond, msg)
+#else
+#  define RS_ALIGNAS(n) _Alignas(n)
+#  define RS_ALIGNOF(t) _Alignof(t)
+#  define RS_STATIC_ASSERT(cond, msg) _Static_assert(cond, msg)
+#endif
+
+/* Under nvcc the device pass sees __CUDA_ARCH__; the host pass of the same file does not. */
+#if defined(__CUDA_ARCH__)
+#  define RS_DEVICE_CODE 1
+#else
+#  define RS_DEVICE_CODE 0
+#endif
+
+/* restrict is a keyword in C99 and an extension (__restrict__) in C++ and CUDA. */
+#if defined(__cplusplus)
+#  define RS_RESTRICT __restrict__
+#else
+#  define RS_RESTRICT restrict
+#endif
+
+typedef struct RsFloat4 {
+    RS_ALIGNAS(16) float x;
+    float y, z, w;
+} RsFloat4;
+
+typedef struct RsUint4 {
+    RS_ALIGNAS(16) uint32_t x;
+    uint32_t y, z, w;
+} RsUint4;
+
+RS_STATIC_ASSERT(sizeof(RsFloat4) == 16, "RsFloat4 must be one 128-bit word");
+RS_STATIC_ASSERT(sizeof(RsUint4) == 16, "RsUint4 must be one 128-bit word");
+
+RS_FN uint32_t rs_float_as_uint(float f)
+{
+#if RS_DEVICE_CODE
+    return __float_as_uint(f);
+#else
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+#endif
+}
+
+RS_FN float rs_uint_as_float(uint32_t u)
+{
+#if RS_DEVICE_CODE
+    return __uint_as_float(u);
+#else
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+#endif
+}
+
+RS_FN float rs_minf(float a, float b) { return a < b ? a : b; }
+RS_FN float rs_maxf(float a, float b) { return a > b ? a : b; }
+RS_FN float rs_clampf(float x, float lo, float hi) { return rs_minf(rs_maxf(x, lo), hi); }
+
+#define RS_PI 3.14159265358979323846f
+#define RS_INV_PI 0.31830988618379067154f
+#define RS_INV_4PI 0.07957747154594766788f
+#define RS_INFINITY INFINITY
+
+#endif /* RS_KERNEL_COMPAT_H */

@@ -1,0 +1,127 @@
+/* intersect.h - ray against triangle, sphere and box; surface normals and safe ray offsets.
+ *
+ * Shared header (gcc C11, g++, nvcc). Ray directions are unit length everywhere in raystream
+ * (the sphere test relies on it). A hit is accepted for tmin < t < tmax.
+ */
+#ifndef RS_KERNEL_INTERSECT_H
+#define RS_KERNEL_INTERSECT_H
+
+#include "scene_data.h"
+
+/* Moller-Trumbore with the edges stored in the primitive. Only an exactly singular
+ * determinant is rejected: scenes in millimetres and in kilometres must both work. */
+RS_FN int rs_intersect_triangle(RsVec3 o, RsVec3 d, RsVec3 v0, RsVec3 e1, RsVec3 e2, float tmin,
+                                float tmax, float* t_out, float* u_out, float* v_out)
+{
+    RsVec3 pvec = rs_cross(d, e2);
+    float det = rs_dot(e1, pvec);
+    if (det == 0.0f)
+        return 0;
+    float inv_det = 1.0f / det;
+    RsVec3 tvec = rs_sub(o, v0);
+    float u = rs_dot(tvec, pvec) * inv_det;
+    if (u < 0.0f || u > 1.0f)
+        return 0;
+    RsVec3 qvec = rs_cross(tvec, e1);
+    float v = rs_dot(d, qvec) * inv_det;
+    if (v < 0.0f || u + v > 1.0f)
+        return 0;
+    float t = rs_dot(e2, qvec) * inv_det;
+    if (!(t > tmin && t < tmax))
+        return 0;
+    *t_out = t;
+    *u_out = u;
+    *v_out = v;
+    return 1;
+}
+
+/* Ray-sphere in the form of Haines et al., "Precision Improvements for Ray/Sphere
+ * Intersection" (Ray Tracing Gems, ch. 7). With f = o - c and unit d:
+ *   discriminant r^2 - |f - (f.d) d|^2, evaluated as (r - l)(r + l) to avoid cancellation;
+ *   the near root from c/q (c = |f|^2 - r^2, again factored) and the far one from q,
+ *   so neither root is the difference of two large numbers. That is what makes the radius-1e5
+ *   walls of smallpt-style scenes usable in single precision. */
+RS_FN int rs_intersect_sphere(RsVec3 o, RsVec3 d, RsVec3 centre, float radius, float tmin,
+                              float tmax, float* t_out)
+{
+    RsVec3 f = rs_sub(o, centre);
+    float b = rs_dot(f, d);
+    RsVec3 perp = rs_madd(f, d, -b);
+    float l = rs_length(perp);
+    float disc = (radius - l) * (radius + l);
+    if (disc < 0.0f)
+        return 0;
+    float fl = rs_length(f);
+    float c = (fl - radius) * (fl + radius);
+    float q = -b - copysignf(sqrtf(disc), b);
+    float t0 = q != 0.0f ? c / q : 0.0f;
+    float t1 = q;
+    if (t0 > t1) {
+        float tmp = t0;
+        t0 = t1;
+        t1 = tmp;
+    }
+    if (t0 > tmin && t0 < tmax) {
+        *t_out = t0;
+        return 1;
+    }
+    if (t1 > tmin && t1 < tmax) {
+        *t_out = t1;
+        return 1;
+    }
+    return 0;
+}
+
+RS_FN int rs_intersect_prim(const RsPrim* p, RsVec3 o, RsVec3 d, float tmin, float tmax,
+                            float* t, float* u, float* v)
+{
+    if (rs_prim_type(p) == RS_PRIM_SPHERE) {
+        *u = 0.0f;
+        *v = 0.0f;
+        return rs_intersect_sphere(o, d, rs_xyz(p->a), p->b.x, tmin, tmax, t);
+    }
+    return rs_intersect_triangle(o, d, rs_xyz(p->a), rs_xyz(p->b), rs_xyz(p->c), tmin, tmax, t, u, v);
+}
+
+/* Slab test. inv_d = rs_safe_inverse(d) (finite), o_inv = o * inv_d. */
+RS_FN int rs_intersect_box(RsFloat4 lo, RsFloat4 hi, RsVec3 inv_d, RsVec3 o_inv, float tmin,
+                           float tmax, float* t_enter)
+{
+    float tx0 = lo.x * inv_d.x - o_inv.x, tx1 = hi.x * inv_d.x - o_inv.x;
+    float ty0 = lo.y * inv_d.y - o_inv.y, ty1 = hi.y * inv_d.y - o_inv.y;
+    float tz0 = lo.z * inv_d.z - o_inv.z, tz1 = hi.z * inv_d.z - o_inv.z;
+    float tnear = rs_maxf(rs_maxf(rs_minf(tx0, tx1), rs_minf(ty0, ty1)), rs_maxf(rs_minf(tz0, tz1), tmin));
+    float tfar = rs_minf(rs_minf(rs_maxf(tx0, tx1), rs_maxf(ty0, ty1)), rs_minf(rs_maxf(tz0, tz1), tmax));
+    *t_enter = tnear;
+    return tnear <= tfar;
+}
+
+/* Geometric normal of a hit, not normalised for triangles' winding: front face is where
+ * cross(e1, e2) points, spheres face outwards. */
+RS_FN RsVec3 rs_prim_normal(const RsPrim* p, RsVec3 hit_point)
+{
+    if (rs_prim_type(p) == RS_PRIM_SPHERE)
+        return rs_scale(rs_sub(hit_point, rs_xyz(p->a)), 1.0f / p->b.x);
+    return rs_normalize(rs_cross(rs_xyz(p->b), rs_xyz(p->c)));
+}
+
+/* How far to push a new ray's origin off the surface it starts on, along the normal.
+ * Floating-point error of the computed hit point grows with the magnitudes involved: for a
+ * triangle with the coordinates, for a sphere with |o - c| + r (the sphere test works on
+ * those differences). A few ulps of that magnitude (2^-21 ~ 4.8e-7, i.e. 8 ulps of float)
+ * is a conservative bound that keeps large walls from shadowing themselves. */
+RS_FN float rs_prim_offset(const RsPrim* p, RsVec3 hit_point)
+{
+    float scale = rs_max_abs_component(hit_point);
+    if (rs_prim_type(p) == RS_PRIM_SPHERE)
+        scale += rs_max_abs_component(rs_xyz(p->a)) + p->b.x;
+    return 4.76837158e-7f * (1.0f + scale);
+}
+
+/* A point offset from the surface to the side the new direction leaves on. */
+RS_FN RsVec3 rs_offset_origin(RsVec3 p, RsVec3 n, float offset, RsVec3 dir)
+{
+    return rs_madd(p, n, rs_dot(n, dir) >= 0.0f ? offset : -offset);
+}
+
+#endif /* RS_KERNEL_INTERSECT_H */

@@ -1,0 +1,119 @@
+/* light.h - emitters: area lights (emissive primitives) and the environment.
+ *
+ * Shared header (gcc C11, g++, nvcc). Next-event estimation picks one light by the
+ * cumulative table built on the host (selection probability proportional to emitted power),
+ * then a point uniformly by area on it (pdf 1/area), or for the environment a uniformly
+ * distributed direction (pdf 1/(4 pi)). rs_light_pdf_* give the same densities, in solid angle,
+ * for a direction that BSDF sampling found, which is what MIS needs.
+ */
+#ifndef RS_KERNEL_LIGHT_H
+#define RS_KERNEL_LIGHT_H
+
+#include "intersect.h"
+#include "sampling.h"
+
+typedef struct RsLightSample {
+    RsVec3 dir;       /* unit, from the shading point towards the light */
+    float dist;       /* distance to the sampled point; infinity for the environment */
+    float tmax;       /* how far a shadow ray may go without hitting the light itself */
+    RsVec3 radiance;  /* emitted radiance arriving along -dir */
+    float pdf;        /* solid-angle density, selection included */
+    RsVec3 normal;    /* at the light point (unused for the environment) */
+    uint32_t prim;    /* emitting primitive, RS_LIGHT_ENVIRONMENT for the sky */
+} RsLightSample;
+
+RS_FN RsVec3 rs_env_radiance(const RsEnvironment* env, RsVec3 dir)
+{
+    RsVec3 zenith = rs_xyz(env->zenith);
+    if (rs_float_as_uint(env->zenith.w) == RS_ENV_CONSTANT)
+        return zenith;
+    RsVec3 horizon = rs_xyz(env->horizon), ground = rs_xyz(env->ground);
+    if (dir.y >= 0.0f) {
+        float t = sqrtf(dir.y); /* a sky gradient that whitens quickly towards the horizon */
+        return rs_add(rs_scale(horizon, 1.0f - t), rs_scale(zenith, t));
+    }
+    float t = rs_minf(1.0f, -dir.y * 10.0f); /* a short blend band below the horizon */
+    return rs_add(rs_scale(horizon, 1.0f - t), rs_scale(ground, t));
+}
+
+/* Radiance leaving an emitter of material m towards `towards` (unit), surface normal n. */
+RS_FN RsVec3 rs_emitted(const RsMaterial* m, RsVec3 n, RsVec3 towards)
+{
+    if (!rs_material_two_sided(m) && rs_dot(n, towards) <= 0.0f)
+        return rs_vec3_splat(0.0f);
+    return rs_material_emission(m);
+}
+
+/* Solid-angle density with which NEE would have sampled `light_point` on prim p from
+ * `from`: (P(select)/area) * dist^2 / |cos at the light|. */
+RS_FN float rs_light_pdf_prim(const RsPrim* p, RsVec3 from, RsVec3 light_point, RsVec3 light_normal)
+{
+    RsVec3 to = rs_sub(light_point, from);
+    float dist2 = rs_dot(to, to);
+    float cos_l = fabsf(rs_dot(light_normal, to)) / sqrtf(dist2);
+    return cos_l > 0.0f ? rs_prim_light_factor(p) * dist2 / cos_l : 0.0f;
+}
+
+RS_FN float rs_light_pdf_env(const RsSceneView* s) { return s->env_select_pdf * RS_INV_4PI; }
+
+/* Index of the first light whose cumulative probability exceeds u. */
+RS_FN uint32_t rs_light_pick(const RsSceneView* s, float u)
+{
+    uint32_t lo = 0, hi = s->light_count - 1;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (u < s->lights[mid].y)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+/* Returns 0 if there is no light or the sampled point sends nothing towards `from`. */
+RS_FN int rs_light_sample(const RsSceneView* s, RsVec3 from, float u_pick, float u1, float u2,
+                          RsLightSample* ls)
+{
+    if (s->light_count == 0)
+        return 0;
+    RsFloat4 light = s->lights[rs_light_pick(s, u_pick)];
+    uint32_t prim_index = rs_float_as_uint(light.x);
+    float select_pdf = light.z;
+    ls->prim = prim_index;
+    if (prim_index == RS_LIGHT_ENVIRONMENT) {
+        ls->dir = rs_sample_uniform_sphere(u1, u2);
+        ls->dist = RS_INFINITY;
+        ls->tmax = RS_INFINITY;
+        ls->radiance = rs_env_radiance(&s->env, ls->dir);
+        ls->pdf = select_pdf * RS_INV_4PI;
+        ls->normal = rs_neg(ls->dir);
+        return !rs_is_black(ls->radiance);
+    }
+    const RsPrim* p = &s->prims[prim_index];
+    RsVec3 point;
+    if (rs_prim_type(p) == RS_PRIM_SPHERE) {
+        RsVec3 unit = rs_sample_uniform_sphere(u1, u2);
+        point = rs_madd(rs_xyz(p->a), unit, p->b.x);
+        ls->normal = unit;
+    } else {
+        float b1, b2;
+        rs_sample_triangle(u1, u2, &b1, &b2);
+        point = rs_add(rs_xyz(p->a), rs_add(rs_scale(rs_xyz(p->b), b1), rs_scale(rs_xyz(p->c), b2)));
+        ls->normal = rs_normalize(rs_cross(rs_xyz(p->b), rs_xyz(p->c)));
+    }
+    RsVec3 to = rs_sub(point, from);
+    float dist2 = rs_dot(to, to);
+    if (!(dist2 > 0.0f))
+        return 0;
+    ls->dist = sqrtf(dist2);
+    ls->tmax = ls->dist - 2.0f * rs_prim_offset(p, point);
+    ls->dir = rs_scale(to, 1.0f / ls->dist);
+    float cos_l = fabsf(rs_dot(ls->normal, ls->dir));
+    if (cos_l <= 0.0f)
+        return 0;
+    ls->radiance = rs_emitted(&s->materials[rs_prim_material(p)], ls->normal, rs_neg(ls->dir));
+    ls->pdf = select_pdf / light.w * dist2 / cos_l;
+    return !rs_is_black(ls->radiance);
+}
+
+#endif /* RS_KERNEL_LIGHT_H */

@@ -1,0 +1,35 @@
+/* stage_generate.h - wavefront stage 1: a camera ray for every path of the wave.
+ *
+ * Shared header (gcc C11, g++, nvcc); wrapped by the CPU backend and cuda/kernel_generate.cu.
+ * Runs once per wave over all slots; every path starts alive at depth 1 (the camera segment,
+ * about to be traced) with unit throughput and zero radiance. Pixel positions are jittered
+ * uniformly inside the pixel (a box filter, as smallpt and Mitsuba's "box" rfilter).
+ */
+#ifndef RS_KERNEL_STAGE_GENERATE_H
+#define RS_KERNEL_STAGE_GENERATE_H
+
+#include "kernel_params.h"
+#include "rng.h"
+
+RS_FN void rs_stage_generate(const RsKernelParams* kp, uint32_t slot)
+{
+    uint32_t pixel_count = rs_pixel_count(kp);
+    uint64_t global_path = kp->wave_first_path + slot;
+    uint32_t pixel = (uint32_t)(global_path % pixel_count);
+    uint32_t sample = (uint32_t)(global_path / pixel_count);
+    uint32_t key = rs_rng_path_key(kp->seed, pixel, sample);
+
+    float film_x = (float)(pixel % kp->width) + rs_rng(key, 0, RS_DIM_PIXEL_X);
+    float film_y = (float)(pixel / kp->width) + rs_rng(key, 0, RS_DIM_PIXEL_Y);
+    RsVec3 origin, dir;
+    rs_camera_ray(&kp->camera, film_x, film_y, kp->width, kp->height, rs_rng(key, 0, RS_DIM_LENS_U),
+                  rs_rng(key, 0, RS_DIM_LENS_V), &origin, &dir);
+
+    kp->rays.origin[slot] = rs_pack(origin, 0.0f);
+    kp->rays.direction[slot] = rs_pack(dir, RS_INFINITY);
+    kp->rays.throughput[slot] = rs_float4(1.0f, 1.0f, 1.0f, 0.0f);
+    kp->rays.path[slot] = rs_uint4(slot, pixel, 1u, key);
+    kp->path_radiance[slot] = rs_float4(0.0f, 0.0f, 0.0f, 0.0f);
+}
+
+#endif /* RS_KERNEL_STAGE_GENERATE_H */

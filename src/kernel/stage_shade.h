@@ -1,0 +1,131 @@
+/* stage_shade.h - wavefront stage 3: what happens where a ray landed.
+ *
+ * Shared header (gcc C11, g++, nvcc); wrapped by the CPU backend and cuda/kernel_shade.cu.
+ * For one live ray: add emitted light (escaped rays see the environment), do next-event
+ * estimation by writing one shadow ray, then either sample the BSDF and rewrite the ray as the
+ * next segment or end the path. The return value says, exactly once per ray, whether the path
+ * continues; how a dead ray is dropped is none of this file's business (DESIGN.md section 2).
+ *
+ * Depth (DESIGN.md section 3): path.z counts ray segments traced, the camera ray being 1; a
+ * path is traced up to max_depth segments, with next-event estimation at every hit, so
+ * max_depth = 1 is camera rays with direct light only and max_depth = d allows d - 1
+ * reflections. That is pbrt-v4's `maxdepth` = d and Mitsuba 3's `max_depth` = d + 1 (Mitsuba
+ * counts the final segment to the light too).
+ *
+ * path integrator: NEE and BSDF sampling combined with the power heuristic (Veach 1997). At the
+ * last vertex no continuation ray will be traced, so NEE there takes the full weight instead
+ * of its MIS share; the estimate stays unbiased for the truncated sum. Russian roulette from
+ * depth rr_depth on, survival probability min(0.95, max throughput component).
+ * whitted integrator: NEE at diffuse surfaces ends the path; mirrors reflect; dielectrics
+ * reflect or refract by Fresnel; every light reached by a specular chain counts fully.
+ */
+#ifndef RS_KERNEL_STAGE_SHADE_H
+#define RS_KERNEL_STAGE_SHADE_H
+
+#include "bsdf.h"
+#include "kernel_params.h"
+#include "light.h"
+#include "rng.h"
+
+enum {
+    RS_SHADE_TERMINATE = 0,
+    RS_SHADE_CONTINUE = 1, /* the ray was rewritten as the next segment */
+    RS_SHADE_SHADOW = 2    /* *shadow holds a shadow ray to append to the queue */
+};
+
+RS_FN void rs_add_path_radiance(const RsKernelParams* kp, uint32_t slot, RsVec3 l)
+{
+    if (rs_is_black(l))
+        return;
+    RsFloat4 sum = kp->path_radiance[slot];
+    kp->path_radiance[slot] = rs_float4(sum.x + l.x, sum.y + l.y, sum.z + l.z, sum.w);
+}
+
+/* Next-event estimation from point p. Returns 1 and fills *shadow when there is light to test. */
+RS_FN int rs_shade_next_event(const RsKernelParams* kp, const RsMaterial* mat, RsVec3 p, RsVec3 n,
+                              float offset, RsVec3 wo, RsVec3 throughput, uint32_t key,
+                              uint32_t depth, int use_mis, uint32_t slot, RsShadowRow* shadow)
+{
+    RsLightSample ls;
+    if (!rs_light_sample(&kp->scene, p, rs_rng(key, depth, RS_DIM_LIGHT_PICK),
+                         rs_rng(key, depth, RS_DIM_LIGHT_U), rs_rng(key, depth, RS_DIM_LIGHT_V), &ls))
+        return 0;
+    float bsdf_pdf;
+    RsVec3 f = rs_bsdf_eval(mat, n, wo, ls.dir, &bsdf_pdf);
+    if (rs_is_black(f))
+        return 0;
+    float weight = use_mis ? rs_power_heuristic(ls.pdf, bsdf_pdf) : 1.0f;
+    RsVec3 contribution = rs_scale(rs_mul(rs_mul(throughput, f), ls.radiance), weight / ls.pdf);
+    shadow->origin = rs_pack(rs_offset_origin(p, n, offset, ls.dir), 0.0f);
+    shadow->direction = rs_pack(ls.dir, ls.tmax);
+    shadow->contribution = rs_pack(contribution, rs_uint_as_float(slot));
+    return 1;
+}
+
+RS_FN uint32_t rs_stage_shade(const RsKernelParams* kp, uint32_t row, RsShadowRow* shadow)
+{
+    const RsSceneView* scene = &kp->scene;
+    RsFloat4 origin4 = kp->rays.origin[row];
+    RsFloat4 dir4 = kp->rays.direction[row];
+    RsFloat4 throughput4 = kp->rays.throughput[row];
+    RsFloat4 hit4 = kp->rays.hit[row];
+    RsUint4 path = kp->rays.path[row];
+    uint32_t slot = path.x, depth = path.z & RS_PATH_DEPTH_MASK, key = path.w;
+    RsVec3 dir = rs_xyz(dir4), throughput = rs_xyz(throughput4);
+    float prev_pdf = throughput4.w; /* 0: camera ray or delta lobe, so no MIS for what it hits */
+    int is_path = kp->integrator == RS_INTEGRATOR_PATH;
+
+    uint32_t prim_index = rs_float_as_uint(hit4.w);
+    if (prim_index == RS_NO_HIT) {
+        float weight = 1.0f;
+        if (is_path && prev_pdf > 0.0f)
+            weight = rs_power_heuristic(prev_pdf, rs_light_pdf_env(scene));
+        rs_add_path_radiance(kp, slot, rs_scale(rs_mul(throughput, rs_env_radiance(&scene->env, dir)), weight));
+        return RS_SHADE_TERMINATE;
+    }
+
+    const RsPrim* prim = &scene->prims[prim_index];
+    const RsMaterial* mat = &scene->materials[rs_prim_material(prim)];
+    RsVec3 p = rs_madd(rs_xyz(origin4), dir, hit4.x);
+    RsVec3 n = rs_prim_normal(prim, p);
+    RsVec3 wo = rs_neg(dir);
+
+    RsVec3 emitted = rs_emitted(mat, n, wo);
+    if (!rs_is_black(emitted)) {
+        float weight = 1.0f;
+        if (is_path && prev_pdf > 0.0f)
+            weight = rs_power_heuristic(prev_pdf, rs_light_pdf_prim(prim, rs_xyz(origin4), p, n));
+        rs_add_path_radiance(kp, slot, rs_scale(rs_mul(throughput, emitted), weight));
+    }
+
+    float offset = rs_prim_offset(prim, p);
+    int is_last = depth >= kp->max_depth;
+    int delta = rs_bsdf_is_delta(mat);
+    uint32_t result = RS_SHADE_TERMINATE;
+    if (!delta && rs_shade_next_event(kp, mat, p, n, offset, wo, throughput, key, depth,
+                                      is_path && !is_last, slot, shadow))
+        result |= RS_SHADE_SHADOW;
+
+    if (is_last || (!is_path && !delta))
+        return result;
+
+    RsBsdfSample bs;
+    if (!rs_bsdf_sample(mat, n, wo, rs_rng(key, depth, RS_DIM_BSDF_U), rs_rng(key, depth, RS_DIM_BSDF_V),
+                        rs_rng(key, depth, RS_DIM_BSDF_LOBE), &bs))
+        return result;
+    throughput = rs_mul(throughput, bs.weight);
+    if (is_path && depth >= kp->rr_depth) {
+        float survive = rs_minf(0.95f, rs_max_component(throughput));
+        if (!(rs_rng(key, depth, RS_DIM_ROULETTE) < survive))
+            return result;
+        throughput = rs_scale(throughput, 1.0f / survive);
+    }
+
+    kp->rays.origin[row] = rs_pack(rs_offset_origin(p, n, offset, bs.wi), 0.0f);
+    kp->rays.direction[row] = rs_pack(bs.wi, RS_INFINITY);
+    kp->rays.throughput[row] = rs_pack(throughput, bs.pdf);
+    kp->rays.path[row] = rs_uint4(slot, path.y, (path.z & ~RS_PATH_DEPTH_MASK) | (depth + 1), key);
+    return result | RS_SHADE_CONTINUE;
+}
+
+#endif /* RS_KERNEL_STAGE_SHADE_H */
