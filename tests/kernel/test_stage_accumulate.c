@@ -1,0 +1,34 @@
+/* test_stage_accumulate.c - a wave's path radiance summed into the film per pixel, in sample
+ * order, for a wave that starts in the middle of a pass and spans several (kernel suite). */
+#include "../../src/kernel/stage_accumulate.h"
+#include "stage_fixture.h"
+
+int main(void)
+{
+    Fixture f;
+    fixture_init(&f);
+    uint32_t pixels = f.kp.width * f.kp.height; /* 32 */
+    f.kp.wave_first_path = 3ull * pixels + 30;  /* sample 3, pixel 30 */
+    f.kp.wave_paths = 40;                       /* pixels 30, 31, then 0..31, then 0..5 */
+    for (uint32_t slot = 0; slot < f.kp.wave_paths; ++slot)
+        f.kp.path_radiance[slot] = rs_float4((float)slot, 1.0f, 0.5f, 0.0f);
+    for (uint32_t p = 0; p < pixels; ++p)
+        f.kp.film[p] = rs_float4(100.0f, 0, 0, 3.0f); /* three samples from earlier waves */
+    for (uint32_t p = 0; p < pixels; ++p)
+        rs_stage_accumulate(&f.kp, p);
+    for (uint32_t p = 0; p < pixels; ++p) {
+        float sum = 100.0f;
+        int count = 3;
+        for (uint32_t slot = 0; slot < f.kp.wave_paths; ++slot) {
+            if ((f.kp.wave_first_path + slot) % pixels == p) {
+                sum += (float)slot;
+                ++count;
+            }
+        }
+        RsFloat4 v = f.kp.film[p];
+        CHECK(v.x == sum && v.w == (float)count && v.y == (float)(count - 3) && v.z == 0.5f * (float)(count - 3),
+              "pixel %u: (%g, %g, %g, %g), expected sum %g of %d samples", p, v.x, v.y, v.z, v.w, sum, count);
+    }
+    fixture_free(&f);
+    return rs_test_finish("test_stage_accumulate");
+}
