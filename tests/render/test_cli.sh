@@ -1,0 +1,68 @@
+#!/bin/sh
+# test_cli.sh RAYSTREAM SCENES_DIR - the command line as a user meets it (render suite).
+# Renders the default scene to PNG and PFM, checks help texts and usage errors, that an
+# unwritable output fails before any rendering, that --backend cuda without a device is a clear
+# error, and that an interrupted render writes what it has.
+set -u
+rs=$1 scenes=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# a small render of the default scene, to PNG and PFM at once
+if "$rs" render "$scenes/cornell.json" -o "$tmp/c.png" -o "$tmp/c.pfm" --spp 2 --width 40 --height 30 \
+        2>"$tmp/log"; then
+    head -c 8 "$tmp/c.png" | od -An -c | grep -q 'P   N   G' || fail "c.png is not a PNG"
+    [ "$(head -c 9 "$tmp/c.pfm" | tr '\n' ' ')" = "PF 40 30 " ] || fail "c.pfm header: $(head -c 9 "$tmp/c.pfm")"
+    # 40*30 pixels * 3 floats + header: the whole image was written
+    [ "$(wc -c <"$tmp/c.pfm")" -gt 14400 ] || fail "c.pfm too short"
+    grep -q "done in" "$tmp/log" || fail "no summary line"
+    grep -q "Mrays/s" "$tmp/log" || fail "no Mrays/s in the summary"
+else
+    fail "render of cornell.json failed: $(cat "$tmp/log")"
+fi
+
+# help and usage
+"$rs" --help | grep -q "render SCENE" || fail "--help"
+"$rs" render --help | grep -q -- "--deadray" || fail "render --help"
+"$rs" help render | grep -q -- "--max-depth" || fail "help render"
+"$rs" info | grep -q "raystream" || fail "info"
+"$rs" frobnicate 2>/dev/null; [ $? -eq 2 ] || fail "unknown command must exit 2"
+"$rs" render "$scenes/cornell.json" --bogus 2>/dev/null; [ $? -eq 2 ] || fail "unknown option must exit 2"
+"$rs" render "$scenes/cornell.json" --spp -3 2>"$tmp/e"; [ $? -eq 2 ] || fail "--spp -3 must exit 2"
+grep -q "\-\-spp" "$tmp/e" || fail "--spp error does not name the option"
+"$rs" render "$scenes/cornell.json" --deadray sideways 2>"$tmp/e"; [ $? -eq 2 ] || fail "bad --deadray must exit 2"
+grep -q "compact-block" "$tmp/e" || fail "--deadray error does not list the strategies"
+
+# an output that cannot be written fails at once, before rendering
+start=$(date +%s)
+"$rs" render "$scenes/cornell.json" -o "$tmp/no/such/dir/x.png" --spp 100000 2>"$tmp/e"
+[ $? -eq 1 ] || fail "unwritable output must exit 1"
+grep -q "cannot write '$tmp/no/such/dir/x.png'" "$tmp/e" || fail "unwritable output message: $(cat "$tmp/e")"
+[ $(( $(date +%s) - start )) -lt 10 ] || fail "unwritable output was only reported after rendering"
+
+# --backend cuda where there is no device (or no CUDA build)
+if "$rs" info | grep -q "^CUDA device"; then
+    echo "a CUDA device is present: skipping the no-device check"
+else
+    "$rs" render "$scenes/cornell.json" -o "$tmp/g.png" --backend cuda --spp 1 2>"$tmp/e"
+    [ $? -eq 1 ] || fail "--backend cuda without a device must exit 1"
+    grep -qi "cuda" "$tmp/e" || fail "--backend cuda message: $(cat "$tmp/e")"
+fi
+
+# an interrupted render writes its partial image and says how far it got
+"$rs" render "$scenes/cornell.json" -o "$tmp/i.png" --spp 100000 --width 64 --height 64 --backend cpu \
+    2>"$tmp/int" &
+pid=$!
+sleep 2
+kill -INT $pid
+wait $pid
+status=$?
+[ $status -eq 130 ] || fail "interrupted render exit status $status (expected 130)"
+[ -s "$tmp/i.partial.png" ] || fail "no partial image after an interrupt"
+grep -q "interrupted after" "$tmp/int" || fail "interrupt message: $(cat "$tmp/int")"
+[ ! -e "$tmp/i.png" ] || fail "the final name must not hold a partial image"
+
+[ $failures -eq 0 ] && echo "test_cli: all checks passed"
+exit $((failures != 0))
