@@ -1,0 +1,29 @@
+#!/usr/bin/env python3
+"""test_schema.py SCHEMA SCENES_DIR BAD_DIR - scenes/scene.schema.json accepts every shipped
+scene and rejects the malformed scenes whose fault is expressible in JSON Schema (host suite)."""
+import json
+import pathlib
+import sys
+
+import jsonschema
+
+schema_path, scenes_dir, bad_dir = map(pathlib.Path, sys.argv[1:4])
+schema = json.loads(schema_path.read_text())
+jsonschema.Draft202012Validator.check_schema(schema)
+validator = jsonschema.Draft202012Validator(schema)
+failures = 0
+for scene in sorted(scenes_dir.glob("*.json")):
+    if scene.name == "scene.schema.json":
+        continue
+    errors = list(validator.iter_errors(json.loads(scene.read_text())))
+    if errors:
+        failures += 1
+        print(f"FAIL {scene.name}: {errors[0].message}")
+# faults the schema can see (not: syntax, NaN/inf, dangling names, files, duplicate keys)
+for name in ["unknown_key", "wrong_type", "negative_radius", "fov_range", "ior", "empty", "missing_key",
+             "version", "albedo_range", "not_object", "depth_range", "spp_integer"]:
+    if validator.is_valid(json.loads((bad_dir / f"{name}.json").read_text())):
+        failures += 1
+        print(f"FAIL the schema accepts bad/{name}.json")
+print(f"test_schema: {failures} failures")
+sys.exit(1 if failures else 0)
