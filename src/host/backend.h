@@ -40,7 +40,11 @@ typedef struct RsFrameDesc {
     uint32_t seed, max_depth, integrator, rr_depth;
 } RsFrameDesc;
 
-#define RS_COUNT_UNKNOWN 0xffffffffu
+/* What a bounce left behind, as known on the host after drop_dead. */
+typedef struct RsBounceCounts {
+    uint32_t live;        /* paths still alive */
+    uint32_t shadow_rays; /* shadow rays traced in this bounce */
+} RsBounceCounts;
 
 typedef struct RsBackend RsBackend;
 
@@ -52,11 +56,11 @@ typedef struct RsBackendOps {
     int (*set_frame)(RsBackend* b, const RsFrameDesc* frame, uint32_t wave_capacity, RsError* err);
     int (*generate)(RsBackend* b, uint64_t first_path, uint32_t paths, RsError* err);
     int (*extend)(RsBackend* b, RsError* err);
-    /* *shadow_rays: rays appended to the shadow queue (RS_COUNT_UNKNOWN if not known on the host) */
-    int (*shade)(RsBackend* b, uint32_t* shadow_rays, RsError* err);
+    int (*shade)(RsBackend* b, RsError* err);
     int (*connect)(RsBackend* b, RsError* err);
-    /* Applies the dead-ray strategy. *live: paths still alive (RS_COUNT_UNKNOWN if not known) */
-    int (*drop_dead)(RsBackend* b, uint32_t* live, RsError* err);
+    /* Applies the dead-ray strategy and reports the bounce's counts (on the GPU: one 8-byte
+     * read-back, the only synchronisation inside the bounce loop). */
+    int (*drop_dead)(RsBackend* b, RsBounceCounts* counts, RsError* err);
     int (*accumulate)(RsBackend* b, RsError* err);
     /* film: width * height pixels, rgb sums | sample count */
     int (*read_film)(RsBackend* b, RsFloat4* film, RsError* err);
@@ -70,6 +74,7 @@ struct RsBackend {
     char device[256];        /* e.g. "2 threads" or the GPU's name */
     uint64_t memory_budget;  /* bytes available to wave buffers */
     uint32_t preferred_wave; /* paths per wave that keep this device busy */
+    uint64_t readback_bytes; /* device-to-host bytes copied so far (counts and film) */
 };
 
 const char* rs_deadray_name(RsDeadRay d);

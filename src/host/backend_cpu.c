@@ -314,13 +314,12 @@ static int cpu_extend(RsBackend* base, RsError* err)
     return 0;
 }
 
-static int cpu_shade(RsBackend* base, uint32_t* shadow_rays, RsError* err)
+static int cpu_shade(RsBackend* base, RsError* err)
 {
     (void)err;
     RsCpuBackend* b = cpu(base);
     atomic_store(&b->shadow_count, 0);
     run_live(b, LIVE_SHADE);
-    *shadow_rays = atomic_load(&b->shadow_count);
     return 0;
 }
 
@@ -332,10 +331,12 @@ static int cpu_connect(RsBackend* base, RsError* err)
     return 0;
 }
 
-static int cpu_drop_dead(RsBackend* base, uint32_t* live, RsError* err)
+static int cpu_drop_dead(RsBackend* base, RsBounceCounts* counts, RsError* err)
 {
     (void)err;
-    *live = rs_cpu_deadray_drop(cpu(base));
+    RsCpuBackend* b = cpu(base);
+    counts->shadow_rays = atomic_load(&b->shadow_count);
+    counts->live = rs_cpu_deadray_drop(b);
     return 0;
 }
 

@@ -1,8 +1,9 @@
 /* wavefront.c - the bounce loop and its statistics (see wavefront.h). Host C11.
  *
  * Stage times are wall-clock times around each backend call. That is exact for the CPU
- * backend, whose calls are synchronous; the CUDA backend synchronises per stage only when
- * asked to time stages (it records CUDA events instead, see cuda/).
+ * backend, whose calls are synchronous. CUDA launches return at once, so there the stage times
+ * are launch costs and the GPU's work shows up in drop_dead, which waits for the bounce's
+ * counts; whole-frame times are exact on both.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "wavefront.h"
@@ -91,21 +92,17 @@ static int trace_wave(RsWavefront* wf, uint64_t first_path, uint32_t paths, RsEr
     wf->stats.camera_rays += paths;
     uint32_t live = paths;
     for (uint32_t depth = 1; depth <= wf->frame.max_depth && live != 0; ++depth) {
-        if (live != RS_COUNT_UNKNOWN) {
-            add_depth(wf->stats.live_at_depth, depth, live);
-            if (depth > 1)
-                wf->stats.bounce_rays += live;
-        }
-        uint32_t shadows = 0;
+        add_depth(wf->stats.live_at_depth, depth, live);
+        if (depth > 1)
+            wf->stats.bounce_rays += live;
+        RsBounceCounts counts;
         RS_TIMED(RS_STAGE_EXTEND, ops->extend(b, err));
-        RS_TIMED(RS_STAGE_SHADE, ops->shade(b, &shadows, err));
-        if (shadows != RS_COUNT_UNKNOWN) {
-            add_depth(wf->stats.shadow_at_depth, depth, shadows);
-            wf->stats.shadow_rays += shadows;
-        }
-        if (shadows != 0)
-            RS_TIMED(RS_STAGE_CONNECT, ops->connect(b, err));
-        RS_TIMED(RS_STAGE_DROP_DEAD, ops->drop_dead(b, &live, err));
+        RS_TIMED(RS_STAGE_SHADE, ops->shade(b, err));
+        RS_TIMED(RS_STAGE_CONNECT, ops->connect(b, err));
+        RS_TIMED(RS_STAGE_DROP_DEAD, ops->drop_dead(b, &counts, err));
+        add_depth(wf->stats.shadow_at_depth, depth, counts.shadow_rays);
+        wf->stats.shadow_rays += counts.shadow_rays;
+        live = counts.live;
     }
     RS_TIMED(RS_STAGE_ACCUMULATE, ops->accumulate(b, err));
     wf->stats.waves++;
@@ -114,6 +111,7 @@ static int trace_wave(RsWavefront* wf, uint64_t first_path, uint32_t paths, RsEr
 
 int rs_wavefront_trace(RsWavefront* wf, uint64_t first_path, uint64_t paths, RsError* err)
 {
+    uint64_t readback_before = wf->backend->readback_bytes;
     while (paths > 0) {
         uint32_t n = paths < wf->wave_capacity ? (uint32_t)paths : wf->wave_capacity;
         if (trace_wave(wf, first_path, n, err))
@@ -121,5 +119,6 @@ int rs_wavefront_trace(RsWavefront* wf, uint64_t first_path, uint64_t paths, RsE
         first_path += n;
         paths -= n;
     }
+    wf->stats.readback_bytes += wf->backend->readback_bytes - readback_before;
     return 0;
 }

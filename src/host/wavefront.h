@@ -31,6 +31,7 @@ typedef struct RsTraceStats {
     uint64_t live_at_depth[RS_STATS_DEPTHS + 1];   /* [d]: rays entering extend at depth d (1-based) */
     uint64_t shadow_at_depth[RS_STATS_DEPTHS + 1]; /* [d]: shadow rays written at depth d */
     double stage_seconds[RS_STAGE_COUNT];
+    uint64_t readback_bytes; /* device-to-host bytes during tracing (counts, not the film) */
     uint64_t waves;
 } RsTraceStats;
 

@@ -15,7 +15,7 @@ typedef struct TestRender {
 } TestRender;
 
 /* Renders and returns the film (width * height RsFloat4, caller frees), NULL on error. */
-static RsFloat4* test_render(const RsScene* scene, const RsBackendConfig* config, const TestRender* tr,
+static inline RsFloat4* test_render(const RsScene* scene, const RsBackendConfig* config, const TestRender* tr,
                              RsTraceStats* stats_out, RsError* err)
 {
     RsBackend* b = rs_backend_create(config, err);
@@ -47,7 +47,7 @@ done:
 }
 
 /* Mean of the per-pixel averages, per channel. */
-static void film_mean(const RsFloat4* film, uint32_t pixels, double mean[3])
+static inline void film_mean(const RsFloat4* film, uint32_t pixels, double mean[3])
 {
     mean[0] = mean[1] = mean[2] = 0.0;
     for (uint32_t i = 0; i < pixels; ++i) {
@@ -60,7 +60,7 @@ static void film_mean(const RsFloat4* film, uint32_t pixels, double mean[3])
         mean[k] /= pixels;
 }
 
-static RsBackendConfig cpu_config(RsDeadRay d, uint32_t threads, int payload)
+static inline RsBackendConfig cpu_config(RsDeadRay d, uint32_t threads, int payload)
 {
     RsBackendConfig c;
     memset(&c, 0, sizeof c);

@@ -1,0 +1,452 @@
+/* backend_cuda.cu - the CUDA backend: scene and wave buffers in device memory, one kernel
+ * launch per stage, the dead-ray strategy between bounces (DESIGN.md section 4).
+ *
+ * Device-side host glue (nvcc). All work goes into one stream; inside the bounce loop the only
+ * synchronisation is drop_dead's read-back of two counters (live rays, shadow rays: 8 bytes),
+ * which the scheduler needs to size the next launches and to stop when no ray is left.
+ * Every CUDA call and launch is checked; a failure names the call, file:line, stage, depth and
+ * sample (cuda_check.cuh). Memory is plain cudaMalloc, never managed memory; the wave size is
+ * planned from cudaMemGetInfo (or --max-memory) so that a frame that does not fit is traced in
+ * several waves.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_buffers.cuh"
+#include "cuda_check.cuh"
+#include "deadray_compact.cuh"
+#include "kernels.cuh"
+
+extern "C" {
+#include "../src/host/backend.h"
+}
+
+typedef struct RsCudaBackend {
+    RsBackend base;
+    RsCudaContext ctx;
+    cudaStream_t stream;
+    int device;
+    int mode; /* RsLiveMode */
+    RsCompactMethod method;
+
+    /* scene (device copies) */
+    RsBvhNode* nodes;
+    RsPrim* prims;
+    RsMaterial* materials;
+    RsFloat4* lights;
+    RsKernelParams kp; /* device pointers */
+
+    /* wave */
+    uint32_t capacity, film_pixels;
+    RsRayStateSoA rays[2]; /* [1] only with payload compaction */
+    RsShadowStateSoA shadows;
+    RsFloat4* path_radiance;
+    RsFloat4* film;
+    uint32_t *alive, *stencil, *index[2], *keep, *counters;
+    uint32_t* host_counters; /* pinned, RS_CTR_COUNT entries */
+    RsCompactScratch scratch;
+    uint32_t paths;          /* rows of the current wave */
+    uint32_t live;           /* rays alive entering the current bounce */
+} RsCudaBackend;
+
+static RsCudaBackend* cuda_backend(RsBackend* b) { return (RsCudaBackend*)b; }
+
+int rs_cuda_fail(const RsCudaContext* ctx, cudaError_t e, const char* call, const char* file, int line)
+{
+    const char* rel = strstr(file, "cuda/");
+    if (ctx->depth > 0)
+        return rs_error_set(ctx->err, "CUDA error in %s at %s:%d (stage %s, depth %u, sample %llu): %s (%s)", call,
+                            rel ? rel : file, line, ctx->stage, ctx->depth,
+                            ctx->pixels ? ctx->first_path / ctx->pixels : 0ull, cudaGetErrorString(e),
+                            cudaGetErrorName(e));
+    return rs_error_set(ctx->err, "CUDA error in %s at %s:%d (%s): %s (%s)", call, rel ? rel : file, line, ctx->stage,
+                        cudaGetErrorString(e), cudaGetErrorName(e));
+}
+
+static void enter(RsCudaBackend* b, const char* stage, RsError* err)
+{
+    b->ctx.stage = stage;
+    b->ctx.err = err;
+}
+
+static RsLiveSet live_set(const RsCudaBackend* b)
+{
+    RsLiveSet s;
+    s.alive = b->alive;
+    s.stencil = b->stencil;
+    s.index = b->index[0];
+    s.keep = b->keep;
+    s.counters = b->counters;
+    s.n = b->mode == RS_LIVE_INDEX ? b->live : b->paths;
+    return s;
+}
+
+unsigned rs_persistent_grid(const void* kernel, unsigned block)
+{
+    int device = 0, sms = 0, per_sm = 0;
+    if (cudaGetDevice(&device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, (int)block, 0) != cudaSuccess)
+        return 1;
+    return (unsigned)(sms * (per_sm > 0 ? per_sm : 1));
+}
+
+/* ---- buffers ---- */
+
+static void free_wave(RsCudaBackend* b)
+{
+    rs_cuda_free_rays(&b->rays[0]);
+    rs_cuda_free_rays(&b->rays[1]);
+    rs_cuda_free_shadows(&b->shadows);
+    cudaFree(b->path_radiance);
+    cudaFree(b->alive);
+    cudaFree(b->stencil);
+    cudaFree(b->index[0]);
+    cudaFree(b->index[1]);
+    cudaFree(b->keep);
+    rs_compact_scratch_free(&b->scratch);
+    b->path_radiance = NULL;
+    b->alive = b->stencil = b->index[0] = b->index[1] = b->keep = NULL;
+    b->capacity = 0;
+}
+
+static int alloc_wave(RsCudaBackend* b, uint32_t n)
+{
+    RsCudaContext* c = &b->ctx;
+    size_t words = n / 32 + 1;
+    RS_CUDA(c, rs_cuda_alloc_rays(&b->rays[0], n));
+    RS_CUDA(c, rs_cuda_alloc_shadows(&b->shadows, n));
+    RS_CUDA(c, cudaMalloc((void**)&b->path_radiance, (size_t)n * sizeof(RsFloat4)));
+    if (b->mode == RS_LIVE_FLAGS)
+        RS_CUDA(c, cudaMalloc((void**)&b->alive, (size_t)n * sizeof(uint32_t)));
+    if (b->mode == RS_LIVE_STENCIL || b->mode == RS_LIVE_PERSISTENT)
+        RS_CUDA(c, cudaMalloc((void**)&b->stencil, words * sizeof(uint32_t)));
+    if (b->mode == RS_LIVE_INDEX) {
+        RS_CUDA(c, cudaMalloc((void**)&b->index[0], (size_t)n * sizeof(uint32_t)));
+        RS_CUDA(c, cudaMalloc((void**)&b->index[1], (size_t)n * sizeof(uint32_t)));
+        RS_CUDA(c, cudaMalloc((void**)&b->keep, (size_t)n * sizeof(uint32_t)));
+        RS_CUDA(c, rs_compact_scratch_alloc(&b->scratch, n));
+        if (b->base.config.payload)
+            RS_CUDA(c, rs_cuda_alloc_rays(&b->rays[1], n));
+    }
+    b->capacity = n;
+    return 0;
+}
+
+/* ---- operations ---- */
+
+static void cuda_destroy(RsBackend* base)
+{
+    RsCudaBackend* b = cuda_backend(base);
+    free_wave(b);
+    cudaFree(b->film);
+    cudaFree(b->counters);
+    cudaFreeHost(b->host_counters);
+    cudaFree(b->nodes);
+    cudaFree(b->prims);
+    cudaFree(b->materials);
+    cudaFree(b->lights);
+    if (b->stream)
+        cudaStreamDestroy(b->stream);
+    free(b);
+}
+
+template <class T>
+static int upload(RsCudaBackend* b, T** dst, const T* src, size_t count)
+{
+    cudaFree(*dst);
+    *dst = NULL;
+    if (count == 0)
+        return 0;
+    RS_CUDA(&b->ctx, cudaMalloc((void**)dst, count * sizeof(T)));
+    RS_CUDA(&b->ctx, cudaMemcpy(*dst, src, count * sizeof(T), cudaMemcpyHostToDevice));
+    return 0;
+}
+
+static int cuda_set_scene(RsBackend* base, const RsSceneView* scene, RsError* err)
+{
+    RsCudaBackend* b = cuda_backend(base);
+    enter(b, "scene upload", err);
+    if (upload(b, &b->nodes, scene->nodes, scene->node_count) ||
+        upload(b, &b->prims, scene->prims, scene->prim_count) ||
+        upload(b, &b->materials, scene->materials, scene->material_count) ||
+        upload(b, &b->lights, scene->lights, scene->light_count))
+        return -1;
+    b->kp.scene = *scene;
+    b->kp.scene.nodes = b->nodes;
+    b->kp.scene.prims = b->prims;
+    b->kp.scene.materials = b->materials;
+    b->kp.scene.lights = b->lights;
+    /* what is left for wave buffers, keeping a margin for the film, CUB and the driver */
+    size_t free_bytes = 0, total = 0;
+    RS_CUDA(&b->ctx, cudaMemGetInfo(&free_bytes, &total));
+    uint64_t margin = 256ull << 20;
+    uint64_t available = free_bytes > margin ? free_bytes - margin : 0;
+    base->memory_budget = base->config.memory_limit && base->config.memory_limit < available
+                              ? base->config.memory_limit
+                              : available;
+    return 0;
+}
+
+static int cuda_set_frame(RsBackend* base, const RsFrameDesc* f, uint32_t wave_capacity, RsError* err)
+{
+    RsCudaBackend* b = cuda_backend(base);
+    enter(b, "allocation", err);
+    uint32_t pixels = f->width * f->height;
+    if (wave_capacity != b->capacity) {
+        free_wave(b);
+        if (alloc_wave(b, wave_capacity)) {
+            free_wave(b);
+            size_t free_bytes = 0, total = 0;
+            cudaMemGetInfo(&free_bytes, &total);
+            rs_error_clear(err);
+            return rs_error_set(err,
+                                "CUDA: cannot allocate wave buffers for %u paths (%.1f MiB needed, %.1f MiB free of "
+                                "%.1f MiB); try --max-memory to trace smaller waves",
+                                wave_capacity,
+                                (double)wave_capacity *
+                                    (double)rs_wave_bytes_per_path(base->config.deadray, base->config.payload) /
+                                    1048576.0,
+                                free_bytes / 1048576.0, total / 1048576.0);
+        }
+    }
+    if (pixels != b->film_pixels) {
+        cudaFree(b->film);
+        b->film = NULL;
+        b->film_pixels = 0;
+        RS_CUDA(&b->ctx, cudaMalloc((void**)&b->film, (size_t)pixels * sizeof(RsFloat4)));
+        b->film_pixels = pixels;
+    }
+    RS_CUDA(&b->ctx, cudaMemsetAsync(b->film, 0, (size_t)pixels * sizeof(RsFloat4), b->stream));
+    RS_CUDA(&b->ctx, cudaMemsetAsync(b->counters, 0, RS_CTR_COUNT * sizeof(uint32_t), b->stream));
+    b->kp.camera = f->camera;
+    b->kp.width = f->width;
+    b->kp.height = f->height;
+    b->kp.seed = f->seed;
+    b->kp.max_depth = f->max_depth;
+    b->kp.integrator = f->integrator;
+    b->kp.rr_depth = f->rr_depth;
+    b->kp.film = b->film;
+    b->kp.path_radiance = b->path_radiance;
+    b->kp.shadows = b->shadows;
+    b->kp.rays = b->rays[0];
+    b->ctx.pixels = pixels;
+    return 0;
+}
+
+static int cuda_generate(RsBackend* base, uint64_t first_path, uint32_t paths, RsError* err)
+{
+    RsCudaBackend* b = cuda_backend(base);
+    enter(b, "generate", err);
+    b->ctx.depth = 0;
+    b->ctx.first_path = first_path;
+    if (paths > b->capacity)
+        return rs_error_set(err, "internal error: wave of %u paths exceeds capacity %u", paths, b->capacity);
+    b->kp.wave_first_path = first_path;
+    b->kp.wave_paths = paths;
+    b->paths = b->live = paths;
+    RS_CUDA(&b->ctx, rs_launch_generate(b->kp, live_set(b), b->mode, b->stream));
+    return 0;
+}
+
+static int cuda_extend(RsBackend* base, RsError* err)
+{
+    RsCudaBackend* b = cuda_backend(base);
+    enter(b, "extend", err);
+    b->ctx.depth++;
+    RS_CUDA(&b->ctx, rs_launch_extend(b->kp, live_set(b), b->mode, b->stream));
+    return 0;
+}
+
+static int cuda_shade(RsBackend* base, RsError* err)
+{
+    RsCudaBackend* b = cuda_backend(base);
+    enter(b, "shade", err);
+    RS_CUDA(&b->ctx, cudaMemsetAsync(&b->counters[RS_CTR_SHADOW], 0, sizeof(uint32_t), b->stream));
+    RS_CUDA(&b->ctx, rs_launch_shade(b->kp, live_set(b), b->mode, b->stream));
+    return 0;
+}
+
+static int cuda_connect(RsBackend* base, RsError* err)
+{
+    RsCudaBackend* b = cuda_backend(base);
+    enter(b, "connect", err);
+    /* at most one shadow ray per ray that entered shade */
+    RS_CUDA(&b->ctx, rs_launch_connect(b->kp, &b->counters[RS_CTR_SHADOW], b->live, b->stream));
+    return 0;
+}
+
+static int cuda_drop_dead(RsBackend* base, RsBounceCounts* counts, RsError* err)
+{
+    RsCudaBackend* b = cuda_backend(base);
+    enter(b, "drop_dead", err);
+    RsCudaContext* c = &b->ctx;
+    uint32_t* live_counter = &b->counters[RS_CTR_LIVE];
+    if (b->mode != RS_LIVE_INDEX)
+        RS_CUDA(c, cudaMemsetAsync(live_counter, 0, sizeof(uint32_t), b->stream));
+    switch (b->mode) {
+    case RS_LIVE_FLAGS:
+        RS_CUDA(c, rs_count_flags(b->alive, b->paths, live_counter, b->stream));
+        break;
+    case RS_LIVE_STENCIL:
+    case RS_LIVE_PERSISTENT:
+        RS_CUDA(c, rs_count_stencil(b->stencil, (b->paths + 31) / 32, live_counter, b->stream));
+        break;
+    default:
+        RS_CUDA(c, rs_compact(b->method, b->index[0], b->keep, b->live, b->index[1], live_counter, &b->scratch,
+                              RS_COMPACT_DEFAULT_ITEMS, b->stream));
+        break;
+    }
+    RS_CUDA(c, cudaMemcpyAsync(b->host_counters, b->counters, 2 * sizeof(uint32_t), cudaMemcpyDeviceToHost,
+                               b->stream));
+    RS_CUDA(c, cudaStreamSynchronize(b->stream));
+    base->readback_bytes += 2 * sizeof(uint32_t);
+    counts->live = b->host_counters[RS_CTR_LIVE];
+    counts->shadow_rays = b->host_counters[RS_CTR_SHADOW];
+    if (b->mode == RS_LIVE_INDEX) {
+        uint32_t* tmp = b->index[0];
+        b->index[0] = b->index[1];
+        b->index[1] = tmp;
+        if (base->config.payload) {
+            RS_CUDA(c, rs_launch_gather_rows(b->rays[0], b->rays[1], b->index[0], counts->live, b->stream));
+            RsRayStateSoA swap = b->rays[0];
+            b->rays[0] = b->rays[1];
+            b->rays[1] = swap;
+            b->kp.rays = b->rays[0];
+        }
+    }
+    b->live = counts->live;
+    return 0;
+}
+
+static int cuda_accumulate(RsBackend* base, RsError* err)
+{
+    RsCudaBackend* b = cuda_backend(base);
+    enter(b, "accumulate", err);
+    b->ctx.depth = 0;
+    RS_CUDA(&b->ctx, rs_launch_accumulate(b->kp, b->stream));
+    return 0;
+}
+
+static int cuda_read_film(RsBackend* base, RsFloat4* film, RsError* err)
+{
+    RsCudaBackend* b = cuda_backend(base);
+    enter(b, "film read-back", err);
+    RS_CUDA(&b->ctx, cudaMemcpyAsync(film, b->film, (size_t)b->film_pixels * sizeof(RsFloat4), cudaMemcpyDeviceToHost,
+                                     b->stream));
+    RS_CUDA(&b->ctx, cudaStreamSynchronize(b->stream));
+    base->readback_bytes += (uint64_t)b->film_pixels * sizeof(RsFloat4);
+    return 0;
+}
+
+static int cuda_write_film(RsBackend* base, const RsFloat4* film, RsError* err)
+{
+    RsCudaBackend* b = cuda_backend(base);
+    enter(b, "film upload", err);
+    RS_CUDA(&b->ctx, cudaMemcpyAsync(b->film, film, (size_t)b->film_pixels * sizeof(RsFloat4), cudaMemcpyHostToDevice,
+                                     b->stream));
+    RS_CUDA(&b->ctx, cudaStreamSynchronize(b->stream));
+    return 0;
+}
+
+static const RsBackendOps cuda_ops = {
+    cuda_destroy, cuda_set_scene, cuda_set_frame, cuda_generate, cuda_extend, cuda_shade,
+    cuda_connect, cuda_drop_dead, cuda_accumulate, cuda_read_film, cuda_write_film,
+};
+
+static int live_mode(RsDeadRay d)
+{
+    switch (d) {
+    case RS_DEADRAY_FLAGS: return RS_LIVE_FLAGS;
+    case RS_DEADRAY_STENCIL: return RS_LIVE_STENCIL;
+    case RS_DEADRAY_PERSISTENT: return RS_LIVE_PERSISTENT;
+    default: return RS_LIVE_INDEX;
+    }
+}
+
+static RsCompactMethod compact_method(RsDeadRay d)
+{
+    switch (d) {
+    case RS_DEADRAY_COMPACT_BLOCK: return RS_COMPACT_BLOCK;
+    case RS_DEADRAY_COMPACT_WARP: return RS_COMPACT_WARP;
+    case RS_DEADRAY_COMPACT_CUB: return RS_COMPACT_CUB;
+    default: return RS_COMPACT_SCAN;
+    }
+}
+
+/* Paths per wave: a few million keep an H100's 132 SMs busy through the deep, sparse bounces
+ * while the buffers stay around a gigabyte. */
+#define RS_CUDA_PREFERRED_WAVE (1u << 22)
+
+extern "C" RsBackend* rs_backend_cuda_create(const RsBackendConfig* config, RsError* err)
+{
+    RsCudaBackend* b = (RsCudaBackend*)calloc(1, sizeof *b);
+    if (!b) {
+        rs_error_set(err, "out of memory creating the CUDA backend");
+        return NULL;
+    }
+    b->base.ops = &cuda_ops;
+    b->base.config = *config;
+    b->base.config.kind = RS_BACKEND_CUDA;
+    b->base.preferred_wave = RS_CUDA_PREFERRED_WAVE;
+    b->mode = live_mode(config->deadray);
+    b->method = compact_method(config->deadray);
+    snprintf(b->base.name, sizeof b->base.name, "cuda");
+    enter(b, "setup", err);
+    cudaDeviceProp prop;
+    if (cudaGetDevice(&b->device) != cudaSuccess || cudaGetDeviceProperties(&prop, b->device) != cudaSuccess ||
+        cudaStreamCreateWithFlags(&b->stream, cudaStreamNonBlocking) != cudaSuccess ||
+        cudaMalloc((void**)&b->counters, RS_CTR_COUNT * sizeof(uint32_t)) != cudaSuccess ||
+        cudaMemset(b->counters, 0, RS_CTR_COUNT * sizeof(uint32_t)) != cudaSuccess ||
+        cudaMallocHost((void**)&b->host_counters, RS_CTR_COUNT * sizeof(uint32_t)) != cudaSuccess) {
+        cudaError_t e = cudaGetLastError();
+        rs_error_set(err, "CUDA: cannot set up the device: %s (%s)", cudaGetErrorString(e), cudaGetErrorName(e));
+        cuda_destroy(&b->base);
+        return NULL;
+    }
+    snprintf(b->base.device, sizeof b->base.device, "%s (%d SMs, sm_%d%d)", prop.name, prop.multiProcessorCount,
+             prop.major, prop.minor);
+    size_t free_bytes = 0, total = 0;
+    cudaMemGetInfo(&free_bytes, &total);
+    b->base.memory_budget = config->memory_limit && config->memory_limit < free_bytes ? config->memory_limit
+                                                                                        : free_bytes / 10 * 9;
+    return &b->base;
+}
+
+extern "C" int rs_cuda_built(void) { return 1; }
+
+extern "C" int rs_cuda_device_count(void)
+{
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+        cudaGetLastError(); /* clear the sticky "no driver" error */
+        return 0;
+    }
+    return n;
+}
+
+extern "C" int rs_cuda_describe(char* out, size_t size)
+{
+    int runtime = 0, driver = 0, n = 0;
+    cudaRuntimeGetVersion(&runtime);
+    cudaDriverGetVersion(&driver);
+    cudaError_t e = cudaGetDeviceCount(&n);
+    size_t used = (size_t)snprintf(out, size, "CUDA runtime %d.%d, driver %d.%d\n", runtime / 1000,
+                                   runtime % 1000 / 10, driver / 1000, driver % 1000 / 10);
+    if (e != cudaSuccess) {
+        cudaGetLastError();
+        snprintf(out + used, size > used ? size - used : 0, "no CUDA device: %s\n", cudaGetErrorString(e));
+        return 0;
+    }
+    for (int i = 0; i < n && used < size; ++i) {
+        cudaDeviceProp p;
+        if (cudaGetDeviceProperties(&p, i) != cudaSuccess)
+            continue;
+        used += (size_t)snprintf(out + used, size - used,
+                                 "CUDA device %d: %s, %d SMs, %.1f GiB, compute capability %d.%d, L2 %d MiB\n", i,
+                                 p.name, p.multiProcessorCount, p.totalGlobalMem / 1073741824.0, p.major, p.minor,
+                                 p.l2CacheSize >> 20);
+    }
+    return 0;
+}

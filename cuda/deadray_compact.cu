@@ -1,0 +1,294 @@
+/* deadray_compact.cu - the compaction and counting kernels of deadray_compact.cuh. nvcc.
+ *
+ * The in-block scan used by SCAN and BLOCK: entries are read k-major (entry base + k*T + t for
+ * k = 0..ITEMS-1, T threads), so every load is coalesced; each of the ITEMS rounds is one
+ * block-wide exclusive scan of single bits: a ballot gives each lane its rank inside the warp
+ * (popc of the lower lanes' bits), and the warps' totals are scanned in shared memory.
+ */
+#include <cub/device/device_select.cuh>
+#include <string.h>
+
+#include "deadray_compact.cuh"
+
+#define T RS_COMPACT_THREADS
+#define WARPS (T / 32)
+
+/* Block-wide exclusive rank of `flag` among the block's threads; *total gets the block's count. */
+__device__ __forceinline__ uint32_t rs_block_rank(bool flag, uint32_t* warp_totals, uint32_t* total)
+{
+    const uint32_t lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    uint32_t ballot = __ballot_sync(0xffffffffu, flag);
+    uint32_t rank = __popc(ballot & ((1u << lane) - 1u));
+    if (lane == 0)
+        warp_totals[warp] = __popc(ballot);
+    __syncthreads();
+    uint32_t before = 0, sum = 0;
+    for (uint32_t w = 0; w < WARPS; ++w) {
+        uint32_t c = warp_totals[w];
+        before += w < warp ? c : 0u;
+        sum += c;
+    }
+    __syncthreads(); /* warp_totals is reused by the next round */
+    *total = sum;
+    return before + rank;
+}
+
+/* ---- SCAN: count per tile, scan tile counts, rank + scatter ---- */
+
+template <int Items>
+__global__ void rs_tile_count(const uint32_t* keep, uint32_t n, uint32_t* tile_sums)
+{
+    uint32_t base = blockIdx.x * (T * Items);
+    uint32_t total = 0;
+#pragma unroll
+    for (int k = 0; k < Items; ++k) {
+        uint32_t i = base + k * T + threadIdx.x;
+        total += __syncthreads_count(i < n && keep[i] != 0u);
+    }
+    if (threadIdx.x == 0)
+        tile_sums[blockIdx.x] = total;
+}
+
+/* One block scans all tile sums in place (exclusive) and writes the grand total. */
+__global__ void rs_scan_tile_sums(uint32_t* sums, uint32_t tiles, uint32_t* count)
+{
+    __shared__ uint32_t warp_totals[1024 / 32];
+    __shared__ uint32_t carry;
+    const uint32_t lane = threadIdx.x & 31u, warp = threadIdx.x >> 5, warps = blockDim.x / 32;
+    if (threadIdx.x == 0)
+        carry = 0;
+    __syncthreads();
+    for (uint32_t chunk = 0; chunk < tiles; chunk += blockDim.x) {
+        uint32_t i = chunk + threadIdx.x;
+        uint32_t v = i < tiles ? sums[i] : 0u;
+        uint32_t x = v; /* inclusive warp scan by shuffles */
+        for (uint32_t d = 1; d < 32; d <<= 1) {
+            uint32_t y = __shfl_up_sync(0xffffffffu, x, d);
+            if (lane >= d)
+                x += y;
+        }
+        if (lane == 31)
+            warp_totals[warp] = x;
+        __syncthreads();
+        uint32_t before = carry;
+        for (uint32_t w = 0; w < warp; ++w)
+            before += warp_totals[w];
+        if (i < tiles)
+            sums[i] = before + x - v;
+        __syncthreads();
+        if (threadIdx.x == blockDim.x - 1)
+            carry = before + x;
+        __syncthreads();
+    }
+    if (threadIdx.x == 0)
+        *count = carry;
+    (void)warps;
+}
+
+template <int Items>
+__global__ void rs_tile_scatter(const uint32_t* in, const uint32_t* keep, uint32_t n, const uint32_t* tile_offsets,
+                                uint32_t* out)
+{
+    __shared__ uint32_t warp_totals[WARPS];
+    uint32_t base = blockIdx.x * (T * Items);
+    uint32_t offset = tile_offsets[blockIdx.x];
+#pragma unroll
+    for (int k = 0; k < Items; ++k) {
+        uint32_t i = base + k * T + threadIdx.x;
+        bool flag = i < n && keep[i] != 0u;
+        uint32_t total;
+        uint32_t rank = rs_block_rank(flag, warp_totals, &total);
+        if (flag)
+            out[offset + rank] = in[i];
+        offset += total;
+    }
+}
+
+/* ---- BLOCK (Roger et al.): reduce each block into its own run, scan run lengths, concatenate ---- */
+
+template <int Items>
+__global__ void rs_block_reduce(const uint32_t* in, const uint32_t* keep, uint32_t n, uint32_t* runs,
+                                uint32_t* run_lengths)
+{
+    __shared__ uint32_t warp_totals[WARPS];
+    uint32_t base = blockIdx.x * (T * Items);
+    uint32_t length = 0;
+#pragma unroll
+    for (int k = 0; k < Items; ++k) {
+        uint32_t i = base + k * T + threadIdx.x;
+        bool flag = i < n && keep[i] != 0u;
+        uint32_t total;
+        uint32_t rank = rs_block_rank(flag, warp_totals, &total);
+        if (flag)
+            runs[base + length + rank] = in[i];
+        length += total;
+    }
+    if (threadIdx.x == 0)
+        run_lengths[blockIdx.x] = length;
+}
+
+template <int Items>
+__global__ void rs_block_concat(const uint32_t* runs, const uint32_t* run_offsets, const uint32_t* count,
+                                uint32_t tiles, uint32_t* out)
+{
+    uint32_t b = blockIdx.x;
+    uint32_t begin = run_offsets[b];
+    uint32_t end = b + 1 < tiles ? run_offsets[b + 1] : *count;
+    const uint32_t* run = runs + (size_t)b * (T * Items);
+    for (uint32_t j = threadIdx.x; j < end - begin; j += T)
+        out[begin + j] = run[j];
+}
+
+/* ---- WARP: one pass, one atomicAdd per warp per 4 * 32 entries ---- */
+
+#define RS_WARP_ROUNDS 4
+
+__global__ void rs_warp_compact(const uint32_t* in, const uint32_t* keep, uint32_t n, uint32_t* out, uint32_t* count)
+{
+    const uint32_t lane = threadIdx.x & 31u;
+    uint32_t warp = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    uint32_t warps = (gridDim.x * blockDim.x) >> 5;
+    for (uint32_t base = warp * 32u * RS_WARP_ROUNDS; base < n; base += warps * 32u * RS_WARP_ROUNDS) {
+        uint32_t ballots[RS_WARP_ROUNDS];
+        uint32_t values[RS_WARP_ROUNDS];
+        uint32_t total = 0;
+#pragma unroll
+        for (int k = 0; k < RS_WARP_ROUNDS; ++k) {
+            uint32_t i = base + k * 32u + lane;
+            bool flag = i < n && keep[i] != 0u;
+            values[k] = flag ? in[i] : 0u;
+            ballots[k] = __ballot_sync(0xffffffffu, flag);
+            total += __popc(ballots[k]);
+        }
+        uint32_t offset = 0;
+        if (lane == 0 && total)
+            offset = atomicAdd(count, total);
+        offset = __shfl_sync(0xffffffffu, offset, 0);
+#pragma unroll
+        for (int k = 0; k < RS_WARP_ROUNDS; ++k) {
+            if ((ballots[k] >> lane) & 1u)
+                out[offset + __popc(ballots[k] & ((1u << lane) - 1u))] = values[k];
+            offset += __popc(ballots[k]);
+        }
+    }
+}
+
+/* ---- counts ---- */
+
+__global__ void rs_count_flags_kernel(const uint32_t* alive, uint32_t n, uint32_t* count)
+{
+    uint32_t sum = 0;
+    for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        sum += alive[i] != 0u;
+    for (int d = 16; d > 0; d >>= 1)
+        sum += __shfl_down_sync(0xffffffffu, sum, d);
+    if ((threadIdx.x & 31u) == 0 && sum)
+        atomicAdd(count, sum);
+}
+
+__global__ void rs_count_stencil_kernel(const uint32_t* words, uint32_t n, uint32_t* count)
+{
+    uint32_t sum = 0;
+    for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        sum += __popc(words[i]);
+    for (int d = 16; d > 0; d >>= 1)
+        sum += __shfl_down_sync(0xffffffffu, sum, d);
+    if ((threadIdx.x & 31u) == 0 && sum)
+        atomicAdd(count, sum);
+}
+
+/* ---- host glue ---- */
+
+static unsigned grid_stride_blocks(uint32_t n)
+{
+    unsigned blocks = (n + T - 1) / T;
+    return blocks < 4096 ? (blocks ? blocks : 1) : 4096;
+}
+
+cudaError_t rs_count_flags(const uint32_t* alive, uint32_t n, uint32_t* count, cudaStream_t stream)
+{
+    rs_count_flags_kernel<<<grid_stride_blocks(n), T, 0, stream>>>(alive, n, count);
+    return cudaGetLastError();
+}
+
+cudaError_t rs_count_stencil(const uint32_t* words, uint32_t n_words, uint32_t* count, cudaStream_t stream)
+{
+    rs_count_stencil_kernel<<<grid_stride_blocks(n_words), T, 0, stream>>>(words, n_words, count);
+    return cudaGetLastError();
+}
+
+size_t rs_compact_scratch_bytes_per_entry(void) { return sizeof(uint32_t) + sizeof(uint32_t) / T; }
+
+cudaError_t rs_compact_scratch_alloc(RsCompactScratch* s, uint32_t capacity)
+{
+    memset(s, 0, sizeof *s);
+    s->capacity = capacity;
+    uint32_t tiles = capacity / T + 2; /* the smallest tile is T entries */
+    cudaError_t e = cudaMalloc(&s->tile_sums, tiles * sizeof(uint32_t));
+    if (e == cudaSuccess)
+        e = cudaMalloc(&s->runs, (size_t)(capacity + T * 16) * sizeof(uint32_t));
+    if (e == cudaSuccess)
+        e = cub::DeviceSelect::Flagged(nullptr, s->cub_bytes, (const uint32_t*)nullptr, (const uint32_t*)nullptr,
+                                       (uint32_t*)nullptr, (uint32_t*)nullptr, (int64_t)capacity);
+    if (e == cudaSuccess)
+        e = cudaMalloc(&s->cub_temp, s->cub_bytes ? s->cub_bytes : 1);
+    if (e != cudaSuccess)
+        rs_compact_scratch_free(s);
+    return e;
+}
+
+void rs_compact_scratch_free(RsCompactScratch* s)
+{
+    cudaFree(s->tile_sums);
+    cudaFree(s->runs);
+    cudaFree(s->cub_temp);
+    memset(s, 0, sizeof *s);
+}
+
+template <int Items>
+static cudaError_t compact_tiles(RsCompactMethod method, const uint32_t* in, const uint32_t* keep, uint32_t n,
+                                 uint32_t* out, uint32_t* count, RsCompactScratch* s, cudaStream_t stream)
+{
+    uint32_t tiles = (n + T * Items - 1) / (T * Items);
+    if (method == RS_COMPACT_SCAN) {
+        rs_tile_count<Items><<<tiles, T, 0, stream>>>(keep, n, s->tile_sums);
+        rs_scan_tile_sums<<<1, 1024, 0, stream>>>(s->tile_sums, tiles, count);
+        rs_tile_scatter<Items><<<tiles, T, 0, stream>>>(in, keep, n, s->tile_sums, out);
+    } else {
+        rs_block_reduce<Items><<<tiles, T, 0, stream>>>(in, keep, n, s->runs, s->tile_sums);
+        rs_scan_tile_sums<<<1, 1024, 0, stream>>>(s->tile_sums, tiles, count);
+        rs_block_concat<Items><<<tiles, T, 0, stream>>>(s->runs, s->tile_sums, count, tiles, out);
+    }
+    return cudaGetLastError();
+}
+
+cudaError_t rs_compact(RsCompactMethod method, const uint32_t* in, const uint32_t* keep, uint32_t n, uint32_t* out,
+                       uint32_t* count, RsCompactScratch* scratch, int items, cudaStream_t stream)
+{
+    if (n == 0)
+        return cudaMemsetAsync(count, 0, sizeof(uint32_t), stream);
+    if (n > scratch->capacity)
+        return cudaErrorInvalidValue;
+    switch (method) {
+    case RS_COMPACT_WARP: {
+        cudaError_t e = cudaMemsetAsync(count, 0, sizeof(uint32_t), stream);
+        if (e != cudaSuccess)
+            return e;
+        uint32_t warps_needed = (n + 32 * RS_WARP_ROUNDS - 1) / (32 * RS_WARP_ROUNDS);
+        unsigned blocks = (warps_needed * 32 + T - 1) / T;
+        rs_warp_compact<<<blocks < 8192 ? blocks : 8192, T, 0, stream>>>(in, keep, n, out, count);
+        return cudaGetLastError();
+    }
+    case RS_COMPACT_CUB:
+        return cub::DeviceSelect::Flagged(scratch->cub_temp, scratch->cub_bytes, in, keep, out, count, (int64_t)n,
+                                          stream);
+    default:
+        switch (items) {
+        case 1: return compact_tiles<1>(method, in, keep, n, out, count, scratch, stream);
+        case 2: return compact_tiles<2>(method, in, keep, n, out, count, scratch, stream);
+        case 4: return compact_tiles<4>(method, in, keep, n, out, count, scratch, stream);
+        case 16: return compact_tiles<16>(method, in, keep, n, out, count, scratch, stream);
+        default: return compact_tiles<8>(method, in, keep, n, out, count, scratch, stream);
+        }
+    }
+}

@@ -1,0 +1,35 @@
+/* kernels.cuh - launchers of the stage kernels (kernel_<stage>.cu) and of the dead-ray
+ * kernels (deadray_compact.cu). Each launcher picks its own launch shape for the strategy's
+ * iteration mode and returns the launch's cudaError_t; the backend checks it with context.
+ *
+ * Device-side host glue (nvcc).
+ */
+#ifndef RS_CUDA_KERNELS_CUH
+#define RS_CUDA_KERNELS_CUH
+
+#include <cuda_runtime.h>
+
+#include "../src/kernel/kernel_params.h"
+#include "live_set.cuh"
+
+#define RS_BLOCK 256
+
+/* Blocks for `threads` threads (rounded up to whole warps). */
+static inline unsigned rs_blocks_for(unsigned long long threads, unsigned block)
+{
+    unsigned long long warps = (threads + 31) / 32;
+    return (unsigned)((warps * 32 + block - 1) / block);
+}
+
+/* Grid that just fills the GPU with `kernel` at `block` threads: the persistent-threads size. */
+unsigned rs_persistent_grid(const void* kernel, unsigned block);
+
+cudaError_t rs_launch_generate(const RsKernelParams& kp, const RsLiveSet& set, int mode, cudaStream_t stream);
+cudaError_t rs_launch_extend(const RsKernelParams& kp, const RsLiveSet& set, int mode, cudaStream_t stream);
+cudaError_t rs_launch_shade(const RsKernelParams& kp, const RsLiveSet& set, int mode, cudaStream_t stream);
+/* max_shadows: an upper bound (the rays that entered shade); the true count is on the device. */
+cudaError_t rs_launch_connect(const RsKernelParams& kp, const uint32_t* shadow_count, uint32_t max_shadows,
+                              cudaStream_t stream);
+cudaError_t rs_launch_accumulate(const RsKernelParams& kp, cudaStream_t stream);
+
+#endif /* RS_CUDA_KERNELS_CUH */
