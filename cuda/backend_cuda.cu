@@ -22,6 +22,8 @@ extern "C" {
 #include "../src/host/backend.h"
 }
 
+#define RS_TIMING_MARKS 128
+
 typedef struct RsCudaBackend {
     RsBackend base;
     RsCudaContext ctx;
@@ -48,6 +50,14 @@ typedef struct RsCudaBackend {
     RsCompactScratch scratch;
     uint32_t paths;          /* rows of the current wave */
     uint32_t live;           /* rays alive entering the current bounce */
+
+    /* stage timing (config.time_stages): event pairs, resolved in batches */
+    struct {
+        int stage;
+        cudaEvent_t start, stop;
+    } marks[RS_TIMING_MARKS];
+    int mark_count;
+    double stage_seconds[RS_STAGE_COUNT];
 } RsCudaBackend;
 
 static RsCudaBackend* cuda_backend(RsBackend* b) { return (RsCudaBackend*)b; }
@@ -68,6 +78,42 @@ static void enter(RsCudaBackend* b, const char* stage, RsError* err)
 {
     b->ctx.stage = stage;
     b->ctx.err = err;
+}
+
+/* Resolves the recorded event pairs into per-stage seconds (waits for them). */
+static int flush_marks(RsCudaBackend* b)
+{
+    if (b->mark_count == 0)
+        return 0;
+    RS_CUDA(&b->ctx, cudaEventSynchronize(b->marks[b->mark_count - 1].stop));
+    for (int i = 0; i < b->mark_count; ++i) {
+        float ms = 0.0f;
+        RS_CUDA(&b->ctx, cudaEventElapsedTime(&ms, b->marks[i].start, b->marks[i].stop));
+        b->stage_seconds[b->marks[i].stage] += ms * 1e-3;
+    }
+    b->mark_count = 0;
+    return 0;
+}
+
+/* Brackets a stage's device work with events when stage timing is on. */
+static int mark_begin(RsCudaBackend* b, int stage)
+{
+    if (!b->base.config.time_stages)
+        return 0;
+    if (b->mark_count == RS_TIMING_MARKS && flush_marks(b))
+        return -1;
+    b->marks[b->mark_count].stage = stage;
+    RS_CUDA(&b->ctx, cudaEventRecord(b->marks[b->mark_count].start, b->stream));
+    return 0;
+}
+
+static int mark_end(RsCudaBackend* b)
+{
+    if (!b->base.config.time_stages)
+        return 0;
+    RS_CUDA(&b->ctx, cudaEventRecord(b->marks[b->mark_count].stop, b->stream));
+    b->mark_count++;
+    return 0;
 }
 
 static RsLiveSet live_set(const RsCudaBackend* b)
@@ -143,6 +189,12 @@ static void cuda_destroy(RsBackend* base)
     cudaFree(b->film);
     cudaFree(b->counters);
     cudaFreeHost(b->host_counters);
+    for (int i = 0; i < RS_TIMING_MARKS; ++i) {
+        if (b->marks[i].start)
+            cudaEventDestroy(b->marks[i].start);
+        if (b->marks[i].stop)
+            cudaEventDestroy(b->marks[i].stop);
+    }
     cudaFree(b->nodes);
     cudaFree(b->prims);
     cudaFree(b->materials);
@@ -246,8 +298,10 @@ static int cuda_generate(RsBackend* base, uint64_t first_path, uint32_t paths, R
     b->kp.wave_first_path = first_path;
     b->kp.wave_paths = paths;
     b->paths = b->live = paths;
+    if (mark_begin(b, RS_STAGE_GENERATE))
+        return -1;
     RS_CUDA(&b->ctx, rs_launch_generate(b->kp, live_set(b), b->mode, b->stream));
-    return 0;
+    return mark_end(b);
 }
 
 static int cuda_extend(RsBackend* base, RsError* err)
@@ -255,17 +309,21 @@ static int cuda_extend(RsBackend* base, RsError* err)
     RsCudaBackend* b = cuda_backend(base);
     enter(b, "extend", err);
     b->ctx.depth++;
+    if (mark_begin(b, RS_STAGE_EXTEND))
+        return -1;
     RS_CUDA(&b->ctx, rs_launch_extend(b->kp, live_set(b), b->mode, b->stream));
-    return 0;
+    return mark_end(b);
 }
 
 static int cuda_shade(RsBackend* base, RsError* err)
 {
     RsCudaBackend* b = cuda_backend(base);
     enter(b, "shade", err);
+    if (mark_begin(b, RS_STAGE_SHADE))
+        return -1;
     RS_CUDA(&b->ctx, cudaMemsetAsync(&b->counters[RS_CTR_SHADOW], 0, sizeof(uint32_t), b->stream));
     RS_CUDA(&b->ctx, rs_launch_shade(b->kp, live_set(b), b->mode, b->stream));
-    return 0;
+    return mark_end(b);
 }
 
 static int cuda_connect(RsBackend* base, RsError* err)
@@ -273,8 +331,10 @@ static int cuda_connect(RsBackend* base, RsError* err)
     RsCudaBackend* b = cuda_backend(base);
     enter(b, "connect", err);
     /* at most one shadow ray per ray that entered shade */
+    if (mark_begin(b, RS_STAGE_CONNECT))
+        return -1;
     RS_CUDA(&b->ctx, rs_launch_connect(b->kp, &b->counters[RS_CTR_SHADOW], b->live, b->stream));
-    return 0;
+    return mark_end(b);
 }
 
 static int cuda_drop_dead(RsBackend* base, RsBounceCounts* counts, RsError* err)
@@ -283,6 +343,8 @@ static int cuda_drop_dead(RsBackend* base, RsBounceCounts* counts, RsError* err)
     enter(b, "drop_dead", err);
     RsCudaContext* c = &b->ctx;
     uint32_t* live_counter = &b->counters[RS_CTR_LIVE];
+    if (mark_begin(b, RS_STAGE_DROP_DEAD))
+        return -1;
     if (b->mode != RS_LIVE_INDEX)
         RS_CUDA(c, cudaMemsetAsync(live_counter, 0, sizeof(uint32_t), b->stream));
     switch (b->mode) {
@@ -298,6 +360,8 @@ static int cuda_drop_dead(RsBackend* base, RsBounceCounts* counts, RsError* err)
                               RS_COMPACT_DEFAULT_ITEMS, b->stream));
         break;
     }
+    if (mark_end(b))
+        return -1;
     RS_CUDA(c, cudaMemcpyAsync(b->host_counters, b->counters, 2 * sizeof(uint32_t), cudaMemcpyDeviceToHost,
                                b->stream));
     RS_CUDA(c, cudaStreamSynchronize(b->stream));
@@ -309,7 +373,11 @@ static int cuda_drop_dead(RsBackend* base, RsBounceCounts* counts, RsError* err)
         b->index[0] = b->index[1];
         b->index[1] = tmp;
         if (base->config.payload) {
+            if (mark_begin(b, RS_STAGE_DROP_DEAD))
+                return -1;
             RS_CUDA(c, rs_launch_gather_rows(b->rays[0], b->rays[1], b->index[0], counts->live, b->stream));
+            if (mark_end(b))
+                return -1;
             RsRayStateSoA swap = b->rays[0];
             b->rays[0] = b->rays[1];
             b->rays[1] = swap;
@@ -325,8 +393,10 @@ static int cuda_accumulate(RsBackend* base, RsError* err)
     RsCudaBackend* b = cuda_backend(base);
     enter(b, "accumulate", err);
     b->ctx.depth = 0;
+    if (mark_begin(b, RS_STAGE_ACCUMULATE))
+        return -1;
     RS_CUDA(&b->ctx, rs_launch_accumulate(b->kp, b->stream));
-    return 0;
+    return mark_end(b);
 }
 
 static int cuda_read_film(RsBackend* base, RsFloat4* film, RsError* err)
@@ -350,9 +420,31 @@ static int cuda_write_film(RsBackend* base, const RsFloat4* film, RsError* err)
     return 0;
 }
 
+static int cuda_finish(RsBackend* base, RsError* err)
+{
+    RsCudaBackend* b = cuda_backend(base);
+    enter(b, "finish", err);
+    RS_CUDA(&b->ctx, cudaStreamSynchronize(b->stream));
+    return 0;
+}
+
+static int cuda_take_stage_times(RsBackend* base, double seconds[RS_STAGE_COUNT], RsError* err)
+{
+    RsCudaBackend* b = cuda_backend(base);
+    enter(b, "stage timing", err);
+    if (flush_marks(b))
+        return -1;
+    for (int s = 0; s < RS_STAGE_COUNT; ++s) {
+        seconds[s] += b->stage_seconds[s];
+        b->stage_seconds[s] = 0.0;
+    }
+    return 0;
+}
+
 static const RsBackendOps cuda_ops = {
-    cuda_destroy, cuda_set_scene, cuda_set_frame, cuda_generate, cuda_extend, cuda_shade,
-    cuda_connect, cuda_drop_dead, cuda_accumulate, cuda_read_film, cuda_write_film,
+    cuda_destroy,    cuda_set_scene, cuda_set_frame,  cuda_generate,   cuda_extend,
+    cuda_shade,      cuda_connect,   cuda_drop_dead,  cuda_accumulate, cuda_read_film,
+    cuda_write_film, cuda_finish,    cuda_take_stage_times,
 };
 
 static int live_mode(RsDeadRay d)
@@ -407,6 +499,13 @@ extern "C" RsBackend* rs_backend_cuda_create(const RsBackendConfig* config, RsEr
     }
     snprintf(b->base.device, sizeof b->base.device, "%s (%d SMs, sm_%d%d)", prop.name, prop.multiProcessorCount,
              prop.major, prop.minor);
+    for (int i = 0; config->time_stages && i < RS_TIMING_MARKS; ++i) {
+        if (cudaEventCreate(&b->marks[i].start) != cudaSuccess || cudaEventCreate(&b->marks[i].stop) != cudaSuccess) {
+            rs_error_set(err, "CUDA: cannot create timing events");
+            cuda_destroy(&b->base);
+            return NULL;
+        }
+    }
     size_t free_bytes = 0, total = 0;
     cudaMemGetInfo(&free_bytes, &total);
     b->base.memory_budget = config->memory_limit && config->memory_limit < free_bytes ? config->memory_limit
@@ -448,5 +547,25 @@ extern "C" int rs_cuda_describe(char* out, size_t size)
                                  p.name, p.multiProcessorCount, p.totalGlobalMem / 1073741824.0, p.major, p.minor,
                                  p.l2CacheSize >> 20);
     }
+    return 0;
+}
+
+extern "C" int rs_cuda_device_info(RsDeviceInfo* info)
+{
+    int device = 0, n = 0;
+    cudaDeviceProp p;
+    if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0 || cudaGetDevice(&device) != cudaSuccess ||
+        cudaGetDeviceProperties(&p, device) != cudaSuccess) {
+        cudaGetLastError();
+        return -1;
+    }
+    memset(info, 0, sizeof *info);
+    snprintf(info->name, sizeof info->name, "%s", p.name);
+    info->sm_count = p.multiProcessorCount;
+    info->cc_major = p.major;
+    info->cc_minor = p.minor;
+    info->memory_bytes = p.totalGlobalMem;
+    cudaDriverGetVersion(&info->driver_version);
+    cudaRuntimeGetVersion(&info->runtime_version);
     return 0;
 }

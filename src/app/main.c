@@ -15,6 +15,8 @@ static void usage(FILE* f)
             "\n"
             "commands:\n"
             "  render SCENE -o FILE   render a JSON scene to PNG / HDR / PFM\n"
+            "  bench                  FPS per depth for every dead-ray strategy, ray statistics\n"
+            "  bench-compact          stream-compaction micro-benchmark (GPU)\n"
             "  info                   version, build and devices\n"
             "  help COMMAND           options of a command (same as COMMAND --help)\n"
             "\n"
@@ -30,6 +32,8 @@ typedef struct Command {
 static const Command commands[] = {
     {"render", rs_cmd_render},
     {"info", rs_cmd_info},
+    {"bench", rs_cmd_bench},
+    {"bench-compact", rs_cmd_bench_compact},
 };
 
 static const Command* find(const char* name)

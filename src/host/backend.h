@@ -25,12 +25,24 @@ typedef enum RsDeadRay {
 
 typedef enum RsBackendKind { RS_BACKEND_AUTO, RS_BACKEND_CPU, RS_BACKEND_CUDA } RsBackendKind;
 
+/* The wavefront stages, as the scheduler times them. */
+typedef enum RsStage {
+    RS_STAGE_GENERATE,
+    RS_STAGE_EXTEND,
+    RS_STAGE_SHADE,
+    RS_STAGE_CONNECT,
+    RS_STAGE_DROP_DEAD,
+    RS_STAGE_ACCUMULATE,
+    RS_STAGE_COUNT
+} RsStage;
+
 typedef struct RsBackendConfig {
     RsBackendKind kind;
     RsDeadRay deadray;
     int payload;           /* compaction moves whole RayState rows instead of building an index list */
     uint32_t threads;      /* CPU worker threads; 0 = one per processor */
     uint64_t memory_limit; /* bytes the wave buffers may use; 0 = backend default */
+    int time_stages;       /* CUDA: record events around every stage (the benchmark's breakdown) */
 } RsBackendConfig;
 
 /* What a frame needs besides the scene. */
@@ -65,6 +77,11 @@ typedef struct RsBackendOps {
     /* film: width * height pixels, rgb sums | sample count */
     int (*read_film)(RsBackend* b, RsFloat4* film, RsError* err);
     int (*write_film)(RsBackend* b, const RsFloat4* film, RsError* err);
+    /* Waits until all queued work is done. */
+    int (*finish)(RsBackend* b, RsError* err);
+    /* Device time per stage since the last call, added to seconds[]. NULL for a backend whose
+     * calls are synchronous: the scheduler times those with the wall clock. */
+    int (*take_stage_times)(RsBackend* b, double seconds[RS_STAGE_COUNT], RsError* err);
 } RsBackendOps;
 
 struct RsBackend {
@@ -98,5 +115,15 @@ int rs_cuda_device_count(void);
 RsBackend* rs_backend_cuda_create(const RsBackendConfig* config, RsError* err);
 /* Human-readable description of every CUDA device (name, SMs, memory, capability, versions). */
 int rs_cuda_describe(char* out, size_t size);
+
+typedef struct RsDeviceInfo {
+    char name[256];
+    int sm_count;
+    int cc_major, cc_minor;
+    int driver_version, runtime_version; /* e.g. 13000 for 13.0 */
+    uint64_t memory_bytes;
+} RsDeviceInfo;
+/* The current CUDA device; -1 if there is none. */
+int rs_cuda_device_info(RsDeviceInfo* info);
 
 #endif /* RS_HOST_BACKEND_H */

@@ -364,9 +364,16 @@ static int cpu_write_film(RsBackend* base, const RsFloat4* film, RsError* err)
     return 0;
 }
 
+static int cpu_finish(RsBackend* base, RsError* err)
+{
+    (void)base;
+    (void)err;
+    return 0; /* every call already ran to completion */
+}
+
 static const RsBackendOps cpu_ops = {
-    cpu_destroy, cpu_set_scene, cpu_set_frame, cpu_generate, cpu_extend, cpu_shade,
-    cpu_connect, cpu_drop_dead, cpu_accumulate, cpu_read_film, cpu_write_film,
+    cpu_destroy, cpu_set_scene,  cpu_set_frame, cpu_generate, cpu_extend, cpu_shade, cpu_connect,
+    cpu_drop_dead, cpu_accumulate, cpu_read_film, cpu_write_film, cpu_finish, NULL,
 };
 
 /* Paths per wave: enough to keep every worker busy and amortise the fork-join steps, small

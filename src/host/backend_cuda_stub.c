@@ -19,3 +19,19 @@ int rs_cuda_describe(char* out, size_t size)
     snprintf(out, size, "CUDA: not built (configure with -Dcuda=enabled where nvcc is installed)\n");
     return 0;
 }
+
+int rs_cuda_device_info(RsDeviceInfo* info)
+{
+    (void)info;
+    return -1;
+}
+
+#include "bench_compact.h"
+
+int rs_cuda_bench_compact(const RsCompactBenchConfig* config, RsCompactBenchEmit emit, void* ctx, RsError* err)
+{
+    (void)config;
+    (void)emit;
+    (void)ctx;
+    return rs_error_set(err, "bench-compact measures CUDA kernels; this raystream was built without CUDA");
+}

@@ -11,16 +11,6 @@
 #include "backend.h"
 #include "scene.h"
 
-typedef enum RsStage {
-    RS_STAGE_GENERATE,
-    RS_STAGE_EXTEND,
-    RS_STAGE_SHADE,
-    RS_STAGE_CONNECT,
-    RS_STAGE_DROP_DEAD,
-    RS_STAGE_ACCUMULATE,
-    RS_STAGE_COUNT
-} RsStage;
-
 /* Depths beyond this many are counted in the last entry. */
 #define RS_STATS_DEPTHS 64
 

@@ -1,0 +1,400 @@
+/* bench.c - `raystream bench`: frames per second per reflection depth for each dead-ray
+ * strategy, with the ray statistics that explain them (DESIGN.md section 8).
+ *
+ * Host C11, application layer. For every (scene, integrator, strategy, depth) it traces
+ * `warmup` untimed frames, then `frames` timed ones, each a full image at `spp` samples per
+ * pixel; a frame's time is the wall clock from the first launch until the device has finished
+ * (so launch overheads count, as they do for a user). Every configuration replays the same
+ * sample numbers, so all strategies trace the same rays and must report the same live-ray
+ * counts. Reported: median, min and max ms and FPS from the median; Mrays/s per ray kind
+ * (camera, bounce, shadow) at the median time; live rays entering each bounce (count and
+ * fraction of camera rays); time per stage (CUDA events on the GPU, wall clock on the CPU);
+ * bytes read back to the host per frame. Output: a table on stdout (per scene and integrator:
+ * depth rows x strategy columns of FPS), and JSON / CSV with the run's metadata.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../host/scene_json.h"
+#include "../host/thread_pool.h"
+#include "../host/wavefront.h"
+#include "bench_meta.h"
+#include "cli.h"
+#include "commands.h"
+#include "git_commit.h"
+#include "options.h"
+#include "version.h"
+
+#define MAX_SCENES 16
+#define MAX_DEPTHS 64
+
+typedef struct BenchOptions {
+    RsCommonOptions common;
+    const char* scenes[MAX_SCENES];
+    int scene_count;
+    uint32_t depths[MAX_DEPTHS];
+    int depth_count;
+    int deadray[RS_DEADRAY_COUNT]; /* selected strategies */
+    int integrators[2];            /* path, whitted */
+    uint32_t frames, warmup;
+    int warmup_set;
+    const char* json;
+    const char* csv;
+} BenchOptions;
+
+typedef struct BenchResult {
+    const char* scene;
+    uint32_t integrator, depth;
+    RsDeadRay deadray;
+    double ms_median, ms_min, ms_max;
+    RsTraceStats per_frame; /* totals over the timed frames divided by the frame count */
+    double stage_ms[RS_STAGE_COUNT];
+} BenchResult;
+
+static void bench_usage(FILE* f)
+{
+    fprintf(f,
+            "usage: raystream bench [options]\n"
+            "\n"
+            "FPS per reflection depth for each dead-ray strategy, with Mrays/s per ray kind, live rays\n"
+            "per bounce and time per stage. Default suite: scenes/mirrors.json, scenes/diffuse.json and\n"
+            "scenes/reflect-23k.json, depths 1..8, every strategy, whitted and path.\n"
+            "\n"
+            "  --scenes A.json,B.json  scenes to run (default: the suite above)\n"
+            "  --depths LIST           e.g. 1..8 or 1,2,4,8 (default 1..8)\n"
+            "  --deadray all|LIST      strategies, comma-separated (default all the backend has)\n"
+            "  --integrator NAME       path | whitted | both (default both)\n"
+            "  --frames N              timed frames per configuration (default 30 on CUDA, 3 on CPU)\n"
+            "  --warmup N              untimed frames first (default 5 on CUDA, 1 on CPU)\n"
+            "  --json FILE, --csv FILE results with metadata (GPU, versions, build, scene hashes, commit)\n"
+            "  --spp N                 samples per pixel per frame (default 1)\n"
+            "  --width W --height H    default 1024x768 on CUDA, 160x120 on CPU\n"
+            "  --backend, --threads, --payload, --seed, --max-memory: as for render\n");
+}
+
+static int parse_list(const char* text, char** items, int max, char* storage, size_t storage_size)
+{
+    snprintf(storage, storage_size, "%s", text);
+    int n = 0;
+    for (char* tok = strtok(storage, ","); tok && n < max; tok = strtok(NULL, ","))
+        items[n++] = tok;
+    return n;
+}
+
+static int parse_depths(const char* text, BenchOptions* o)
+{
+    unsigned a, b;
+    char tail;
+    o->depth_count = 0;
+    if (sscanf(text, "%u..%u%c", &a, &b, &tail) == 2) {
+        if (a < 1 || b < a || b > 1024 || b - a >= MAX_DEPTHS)
+            goto bad;
+        for (unsigned d = a; d <= b; ++d)
+            o->depths[o->depth_count++] = d;
+        return 0;
+    }
+    char storage[512];
+    char* items[MAX_DEPTHS];
+    int n = parse_list(text, items, MAX_DEPTHS, storage, sizeof storage);
+    for (int i = 0; i < n; ++i) {
+        uint64_t v;
+        if (rs_cli_uint("--depths", items[i], 1, 1024, &v))
+            return -1;
+        o->depths[o->depth_count++] = (uint32_t)v;
+    }
+    if (o->depth_count > 0)
+        return 0;
+bad:
+    rs_cli_error("--depths: expected a range such as 1..8 or a list such as 1,2,4,8, got '%s'", text);
+    return -1;
+}
+
+static int parse_bench_args(int argc, char** argv, BenchOptions* o, char* scene_storage, size_t storage_size)
+{
+    for (int i = 0; i < argc; ++i) {
+        int missing = 0;
+        const char* v;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            bench_usage(stdout);
+            exit(RS_EXIT_OK);
+        } else if ((v = rs_cli_value(argc, argv, &i, "--integrator", NULL, &missing))) {
+            /* bench takes "both" besides the single names */
+            int both = strcmp(v, "both") == 0;
+            uint32_t one = 0;
+            if (!both && rs_integrator_parse(v, &one)) {
+                rs_cli_error("--integrator: expected path, whitted or both, got '%s'", v);
+                return -1;
+            }
+            o->integrators[0] = both || one == RS_INTEGRATOR_PATH;
+            o->integrators[1] = both || one == RS_INTEGRATOR_WHITTED;
+        } else if ((v = rs_cli_value(argc, argv, &i, "--deadray", NULL, &missing))) {
+            /* bench takes "all" and lists besides a single name */
+            memset(o->deadray, 0, sizeof o->deadray);
+            if (strcmp(v, "all") == 0) {
+                for (int d = 0; d < RS_DEADRAY_COUNT; ++d)
+                    o->deadray[d] = 1;
+                continue;
+            }
+            char storage[512];
+            char* items[RS_DEADRAY_COUNT * 2];
+            int n = parse_list(v, items, RS_DEADRAY_COUNT * 2, storage, sizeof storage);
+            for (int k = 0; k < n; ++k) {
+                RsDeadRay d;
+                if (rs_deadray_parse(items[k], &d)) {
+                    rs_cli_error("--deadray: unknown strategy '%s' (expected all or some of: %s)", items[k],
+                                 rs_deadray_list());
+                    return -1;
+                }
+                o->deadray[d] = 1;
+            }
+        } else if ((v = rs_cli_value(argc, argv, &i, "--scenes", NULL, &missing))) {
+            o->scene_count = parse_list(v, (char**)o->scenes, MAX_SCENES, scene_storage, storage_size);
+        } else if ((v = rs_cli_value(argc, argv, &i, "--depths", NULL, &missing))) {
+            if (parse_depths(v, o))
+                return -1;
+        } else if ((v = rs_cli_value(argc, argv, &i, "--frames", NULL, &missing))) {
+            uint64_t n;
+            if (rs_cli_uint("--frames", v, 1, 100000, &n))
+                return -1;
+            o->frames = (uint32_t)n;
+        } else if ((v = rs_cli_value(argc, argv, &i, "--warmup", NULL, &missing))) {
+            uint64_t n;
+            if (rs_cli_uint("--warmup", v, 0, 100000, &n))
+                return -1;
+            o->warmup = (uint32_t)n;
+            o->warmup_set = 1;
+        } else if ((v = rs_cli_value(argc, argv, &i, "--json", NULL, &missing))) {
+            o->json = v;
+        } else if ((v = rs_cli_value(argc, argv, &i, "--csv", NULL, &missing))) {
+            o->csv = v;
+        } else if (missing) {
+            return -1;
+        } else {
+            int common = rs_common_option(argc, argv, &i, &o->common);
+            if (common < 0)
+                return -1;
+            if (common == 0) {
+                rs_cli_error("bench: unknown argument '%s' (see raystream bench --help)", argv[i]);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+static int compare_double(const void* a, const void* b)
+{
+    double x = *(const double*)a, y = *(const double*)b;
+    return (x > y) - (x < y);
+}
+
+static double now_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void scale_stats(RsTraceStats* s, double k)
+{
+    s->camera_rays = (uint64_t)(s->camera_rays * k + 0.5);
+    s->bounce_rays = (uint64_t)(s->bounce_rays * k + 0.5);
+    s->shadow_rays = (uint64_t)(s->shadow_rays * k + 0.5);
+    s->readback_bytes = (uint64_t)(s->readback_bytes * k + 0.5);
+    for (int d = 0; d <= RS_STATS_DEPTHS; ++d) {
+        s->live_at_depth[d] = (uint64_t)(s->live_at_depth[d] * k + 0.5);
+        s->shadow_at_depth[d] = (uint64_t)(s->shadow_at_depth[d] * k + 0.5);
+    }
+    for (int st = 0; st < RS_STAGE_COUNT; ++st)
+        s->stage_seconds[st] *= k;
+}
+
+/* One configuration: warm-up, timed frames, statistics. */
+static int run_config(RsBackend* backend, const RsScene* scene, const RsRenderDesc* rd, const BenchOptions* o,
+                      BenchResult* r, RsError* err)
+{
+    uint64_t pixels = (uint64_t)rd->width * rd->height, frame_paths = pixels * rd->spp;
+    RsFrameDesc frame = rs_frame_from_scene(scene, rd->width, rd->height, rd->max_depth, rd->integrator, rd->seed);
+    uint32_t wave = 0;
+    RsWavefront wf;
+    if (rs_wavefront_plan(backend, frame_paths, &wave, err) || rs_wavefront_begin(&wf, backend, &frame, wave, err))
+        return -1;
+    double* times = malloc(o->frames * sizeof *times);
+    if (!times)
+        return rs_error_set(err, "out of memory");
+    RsTraceStats before = wf.stats;
+    int status = -1;
+    for (uint32_t f = 0; f < o->warmup + o->frames; ++f) {
+        if (f == o->warmup)
+            before = wf.stats;
+        double t0 = now_seconds();
+        /* frame f traces sample numbers [f * spp, (f + 1) * spp): the same for every strategy */
+        if (rs_wavefront_trace(&wf, (uint64_t)f * frame_paths, frame_paths, err) || backend->ops->finish(backend, err))
+            goto done;
+        if (f >= o->warmup)
+            times[f - o->warmup] = (now_seconds() - t0) * 1e3;
+    }
+    RsTraceStats total = wf.stats;
+    total.camera_rays -= before.camera_rays;
+    total.bounce_rays -= before.bounce_rays;
+    total.shadow_rays -= before.shadow_rays;
+    total.readback_bytes -= before.readback_bytes;
+    for (int d = 0; d <= RS_STATS_DEPTHS; ++d) {
+        total.live_at_depth[d] -= before.live_at_depth[d];
+        total.shadow_at_depth[d] -= before.shadow_at_depth[d];
+    }
+    for (int st = 0; st < RS_STAGE_COUNT; ++st)
+        total.stage_seconds[st] -= before.stage_seconds[st];
+    scale_stats(&total, 1.0 / o->frames);
+    r->per_frame = total;
+    for (int st = 0; st < RS_STAGE_COUNT; ++st)
+        r->stage_ms[st] = total.stage_seconds[st] * 1e3;
+    qsort(times, o->frames, sizeof *times, compare_double);
+    r->ms_min = times[0];
+    r->ms_max = times[o->frames - 1];
+    r->ms_median = o->frames % 2 ? times[o->frames / 2] : 0.5 * (times[o->frames / 2 - 1] + times[o->frames / 2]);
+    status = 0;
+done:
+    free(times);
+    return status;
+}
+
+static void print_table(const BenchResult* results, int count, const BenchOptions* o, const char* scene,
+                        uint32_t integrator)
+{
+    printf("\n%s, %s: FPS (median of %u frames)\n%5s", scene, rs_integrator_name(integrator), o->frames, "depth");
+    for (int d = 0; d < RS_DEADRAY_COUNT; ++d)
+        if (o->deadray[d])
+            printf(" %13s", rs_deadray_name((RsDeadRay)d));
+    printf("\n");
+    for (int k = 0; k < o->depth_count; ++k) {
+        printf("%5u", o->depths[k]);
+        for (int d = 0; d < RS_DEADRAY_COUNT; ++d) {
+            if (!o->deadray[d])
+                continue;
+            const BenchResult* hit = NULL;
+            for (int i = 0; i < count; ++i)
+                if (results[i].scene == scene && results[i].integrator == integrator &&
+                    results[i].depth == o->depths[k] && results[i].deadray == (RsDeadRay)d)
+                    hit = &results[i];
+            if (hit)
+                printf(" %13.1f", 1000.0 / hit->ms_median);
+            else
+                printf(" %13s", "-");
+        }
+        printf("\n");
+    }
+    fflush(stdout);
+}
+
+int rs_cmd_bench(int argc, char** argv)
+{
+    BenchOptions o;
+    memset(&o, 0, sizeof o);
+    rs_common_options_init(&o.common);
+    o.integrators[0] = o.integrators[1] = 1;
+    for (int d = 0; d < RS_DEADRAY_COUNT; ++d)
+        o.deadray[d] = 1;
+    char scene_storage[4096];
+    if (parse_bench_args(argc, argv, &o, scene_storage, sizeof scene_storage))
+        return RS_EXIT_USAGE;
+    if (o.scene_count == 0) {
+        static const char* defaults[] = {RS_SCENES_DIR "/mirrors.json", RS_SCENES_DIR "/diffuse.json",
+                                         RS_SCENES_DIR "/reflect-23k.json"};
+        for (int i = 0; i < 3; ++i)
+            o.scenes[o.scene_count++] = defaults[i];
+    }
+    if (o.depth_count == 0)
+        parse_depths("1..8", &o);
+
+    int cuda = o.common.backend.kind == RS_BACKEND_CUDA ||
+               (o.common.backend.kind == RS_BACKEND_AUTO && rs_cuda_built() && rs_cuda_device_count() > 0);
+    if (!cuda)
+        o.deadray[RS_DEADRAY_COMPACT_CUB] = 0; /* CUB exists on the GPU only */
+    if (!o.frames)
+        o.frames = cuda ? 30 : 3;
+    if (!o.warmup_set)
+        o.warmup = cuda ? 5 : 1;
+    uint32_t width = o.common.width ? o.common.width : (cuda ? 1024 : 160);
+    uint32_t height = o.common.height ? o.common.height : (cuda ? 768 : 120);
+    uint32_t spp = o.common.spp ? o.common.spp : 1;
+
+    BenchMeta meta;
+    RsError err = {{0}};
+    if (rs_bench_meta_open(&meta, &o.common, o.json, o.csv, o.frames, o.warmup, &err)) {
+        rs_cli_error("%s", err.message);
+        return RS_EXIT_FAILURE;
+    }
+    size_t capacity = (size_t)o.scene_count * 2 * RS_DEADRAY_COUNT * o.depth_count;
+    BenchResult* results = calloc(capacity ? capacity : 1, sizeof *results);
+    int count = 0, status = RS_EXIT_OK;
+    for (int si = 0; si < o.scene_count && status == RS_EXIT_OK; ++si) {
+        RsScene scene;
+        rs_error_clear(&err);
+        if (rs_scene_load_json(o.scenes[si], &scene, &err)) {
+            rs_cli_error("%s", err.message);
+            status = RS_EXIT_FAILURE;
+            break;
+        }
+        rs_bench_meta_scene(&meta, o.scenes[si], &scene);
+        RsSceneView view = rs_scene_view(&scene);
+        for (int d = 0; d < RS_DEADRAY_COUNT && status == RS_EXIT_OK; ++d) {
+            if (!o.deadray[d])
+                continue;
+            RsBackendConfig cfg = o.common.backend;
+            cfg.deadray = (RsDeadRay)d;
+            cfg.time_stages = 1;
+            RsBackend* backend = rs_backend_create(&cfg, &err);
+            if (!backend || backend->ops->set_scene(backend, &view, &err)) {
+                rs_cli_error("%s", err.message);
+                rs_backend_destroy(backend);
+                status = RS_EXIT_FAILURE;
+                break;
+            }
+            rs_bench_meta_device(&meta, backend);
+            for (int ii = 0; ii < 2 && status == RS_EXIT_OK; ++ii) {
+                if (!o.integrators[ii])
+                    continue;
+                for (int k = 0; k < o.depth_count; ++k) {
+                    RsRenderDesc rd = {width, height, spp, o.depths[k], o.common.seed_set ? o.common.seed : 1,
+                                       (uint32_t)ii};
+                    BenchResult* r = &results[count];
+                    r->scene = o.scenes[si];
+                    r->integrator = (uint32_t)ii;
+                    r->depth = o.depths[k];
+                    r->deadray = (RsDeadRay)d;
+                    if (run_config(backend, &scene, &rd, &o, r, &err)) {
+                        rs_cli_error("%s: %s %s depth %u: %s", o.scenes[si], rs_integrator_name((uint32_t)ii),
+                                     rs_deadray_name((RsDeadRay)d), o.depths[k], err.message);
+                        status = RS_EXIT_FAILURE;
+                        break;
+                    }
+                    rs_bench_meta_result(&meta, r->scene, rs_integrator_name(r->integrator),
+                                         rs_deadray_name(r->deadray), cfg.payload, r->depth, width, height, spp,
+                                         r->ms_median, r->ms_min, r->ms_max, &r->per_frame, r->stage_ms);
+                    if (!o.common.quiet)
+                        fprintf(stderr, "raystream: %s %s %s depth %u: %.2f ms (%.1f FPS)\n", o.scenes[si],
+                                rs_integrator_name((uint32_t)ii), rs_deadray_name((RsDeadRay)d), o.depths[k],
+                                r->ms_median, 1000.0 / r->ms_median);
+                    ++count;
+                }
+            }
+            rs_backend_destroy(backend);
+        }
+        for (int ii = 0; ii < 2; ++ii)
+            if (o.integrators[ii] && status == RS_EXIT_OK)
+                print_table(results, count, &o, o.scenes[si], (uint32_t)ii);
+        rs_scene_free(&scene);
+    }
+    rs_error_clear(&err);
+    if (rs_bench_meta_close(&meta, &err)) {
+        rs_cli_error("%s", err.message);
+        status = RS_EXIT_FAILURE;
+    }
+    free(results);
+    return status;
+}
