@@ -1,47 +1,58 @@
 #!/bin/bash
-# gpu_check.sh - on a GPU host: build (release, one architecture), run the gpu suite, render
-# every scene with every strategy, run compute-sanitizer, and dump the stage kernels' SASS.
-# Results go to $OUT (or ./gpu-out). Meant for the device machine of tools/run.sh's README
-# section "GPU runs"; needs .gpu-deps when cJSON/assimp/stb are not installed.
+# gpu_check.sh - correctness on a GPU host: build (release, one architecture), the gpu suite,
+# compute-sanitizer (memcheck, racecheck, synccheck) over the gpu tests and one render per
+# strategy, and the SASS of the stage kernels (are RayState fields 128-bit accesses?).
+# Writes a summary to stdout and the logs to $OUT/check.tar.gz (or ./gpu-out).
 #
-#   tools/gpu_check.sh [ARCH] [quick|full]
+#   tools/gpu_check.sh [ARCH]        e.g. 90 for H100/H200
+# On a host without cJSON/assimp/stb, bring .gpu-deps (../shared/tools/gpu-host-deps).
 set -u
 arch=${1:-90}
-mode=${2:-full}
 out=${OUT:-gpu-out}
+logs=$(mktemp -d)
 mkdir -p "$out"
 [ -f .gpu-deps/env.sh ] && . .gpu-deps/env.sh
 export PATH="$PATH:/usr/local/cuda/bin"
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv > "$out/gpu.txt" 2>&1
-if [ ! -f build-gpu/build.ninja ]; then
-    rm -rf build-gpu
-    meson setup build-gpu -Dcuda=enabled -Dcuda-arch="$arch" -Dviewer=disabled --buildtype=release \
-        > "$out/setup.log" 2>&1 || { tail -20 "$out/setup.log"; exit 1; }
-fi
-ninja -C build-gpu > "$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
-build-gpu/raystream info | tee "$out/info.txt"
-meson test -C build-gpu --suite gpu --print-errorlogs > "$out/gpu-suite.log" 2>&1
-grep -E "^ *[0-9]+/|^Ok|^Fail|^Skip" "$out/gpu-suite.log"
-grep -E "mean cpu" build-gpu/meson-logs/testlog.txt > "$out/cpu-vs-gpu.txt"
-cat "$out/cpu-vs-gpu.txt"
-for s in cornell mirrors; do
-    for d in flags stencil persistent compact-scan compact-block compact-warp compact-cub; do
-        build-gpu/raystream render scenes/$s.json -o "$out/$s-$d.png" --deadray $d --spp 16 \
-            --width 1024 --height 768 --quiet > /dev/null 2>>"$out/render-errors.txt" || echo "render $s $d failed"
-    done
-    cmp "$out/$s-flags.png" "$out/$s-compact-warp.png" > /dev/null && echo "$s: flags and compact-warp PNGs identical"
-done
-cuobjdump --dump-sass build-gpu/libraystream_cuda.a > "$out/sass.txt" 2>&1
-echo "SASS: $(grep -c 'LDG.E.128' "$out/sass.txt") LDG.E.128, $(grep -c 'STG.E.128' "$out/sass.txt") STG.E.128," \
-     "$(grep -cE 'LDG.E(\.[A-Z0-9]+)*\s' "$out/sass.txt") other-width LDG lines, $(grep -c 'LDL' "$out/sass.txt") LDL"
-if [ "$mode" = full ]; then
-    for tool in memcheck racecheck synccheck; do
-        compute-sanitizer --tool $tool --error-exitcode 9 build-gpu/tests/test_gpu_deadray > "$out/san-$tool-deadray.txt" 2>&1
-        echo "compute-sanitizer $tool test_gpu_deadray: exit $? ($(tail -1 "$out/san-$tool-deadray.txt"))"
-        for d in flags stencil persistent compact-scan compact-block compact-warp compact-cub; do
+tools/gpu_build.sh "$arch" "$logs" || exit 1
+build-gpu/raystream info | tee "$logs/info.txt"
+meson test -C build-gpu --suite gpu --print-errorlogs > "$logs/gpu-suite.log" 2>&1
+grep -E "^ *[0-9]+/|^Ok|^Fail|^Skip" "$logs/gpu-suite.log"
+grep -E "mean cpu" build-gpu/meson-logs/testlog.txt | tee "$logs/cpu-vs-gpu.txt"
+
+strategies="flags stencil persistent compact-scan compact-block compact-warp compact-cub"
+for tool in memcheck racecheck synccheck; do
+    compute-sanitizer --tool $tool --error-exitcode 9 build-gpu/tests/test_gpu_deadray > "$logs/san-$tool-deadray.txt" 2>&1
+    echo "sanitizer $tool test_gpu_deadray: exit $? | $(grep -E 'ERROR SUMMARY|checks' "$logs/san-$tool-deadray.txt" | tr '\n' ' ')"
+    compute-sanitizer --tool $tool --error-exitcode 9 build-gpu/tests/test_gpu_render scenes/cornell.json \
+        > "$logs/san-$tool-render-test.txt" 2>&1
+    echo "sanitizer $tool test_gpu_render cornell: exit $? | $(grep -E 'ERROR SUMMARY' "$logs/san-$tool-render-test.txt")"
+    for d in $strategies; do
+        for p in "" --payload; do
+            [ -n "$p" ] && [ "${d#compact}" = "$d" ] && continue
             compute-sanitizer --tool $tool --error-exitcode 9 build-gpu/raystream render scenes/mirrors.json \
-                -o "$out/san.png" --deadray $d --spp 1 --width 96 --height 64 --quiet > "$out/san-$tool-$d.txt" 2>&1
-            echo "compute-sanitizer $tool render $d: exit $? ($(grep -E 'ERROR SUMMARY' "$out/san-$tool-$d.txt"))"
+                -o "$logs/san.png" --deadray $d $p --spp 2 --width 96 --height 64 --quiet > "$logs/san-$tool-$d$p.txt" 2>&1
+            echo "sanitizer $tool render $d$p: exit $? | $(grep -E 'ERROR SUMMARY' "$logs/san-$tool-$d$p.txt")"
         done
     done
-fi
+done
+
+# SASS of the stage kernels: global loads/stores by width
+cuobjdump -sass build-gpu/raystream > "$logs/sass.txt" 2>&1
+python3 - "$logs/sass.txt" <<'PY' | tee "$logs/sass-summary.txt"
+import re, sys, collections
+kernel = None
+counts = collections.defaultdict(collections.Counter)
+for line in open(sys.argv[1], errors="replace"):
+    m = re.search(r"Function : (\S+)", line)
+    if m:
+        kernel = m.group(1)
+        continue
+    m = re.search(r"\b(LDG|STG|LDL|STL)(\.[A-Z0-9_]+)*", line)
+    if m and kernel:
+        width = "128" if ".128" in m.group(0) else ("64" if ".64" in m.group(0) else "32 or less")
+        counts[kernel][f"{m.group(1)} {width}"] += 1
+for k in sorted(counts):
+    if "kernel_extend" in k or "kernel_shade" in k or "kernel_generate" in k or "kernel_connect" in k or "gather" in k:
+        print(k[:90], dict(sorted(counts[k].items())))
+PY
+tar -czf "$out/check.tar.gz" -C "$logs" .
