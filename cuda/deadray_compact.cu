@@ -127,11 +127,28 @@ __global__ void rs_scan_tile_sums(uint32_t* sums, uint32_t tiles, uint32_t* coun
         *count = carry;
 }
 
+/* Writes a tile's kept entries (ranked by rs_block_exclusive_sum) to dst[0, total): through
+ * shared memory, so that the global stores are consecutive across the warp (coalesced) instead
+ * of each thread writing its own short run. */
+template <int Items>
+__device__ __forceinline__ void rs_store_tile(const uint32_t (&k)[Items], const uint32_t (&v)[Items], uint32_t rank,
+                                              uint32_t total, uint32_t* stage, uint32_t* dst)
+{
+#pragma unroll
+    for (int j = 0; j < Items; ++j)
+        if (k[j])
+            stage[rank++] = v[j];
+    __syncthreads();
+    for (uint32_t q = threadIdx.x; q < total; q += T)
+        dst[q] = stage[q];
+}
+
 template <int Items>
 __global__ void rs_tile_scatter(const uint32_t* in, const uint32_t* keep, uint32_t n, const uint32_t* tile_offsets,
                                 uint32_t* out)
 {
     __shared__ uint32_t warp_totals[WARPS];
+    __shared__ uint32_t stage[T * Items];
     uint32_t i = blockIdx.x * (T * Items) + threadIdx.x * Items;
     uint32_t k[Items], v[Items];
     rs_load_run<Items>(keep, in, n, i, k, v);
@@ -140,11 +157,8 @@ __global__ void rs_tile_scatter(const uint32_t* in, const uint32_t* keep, uint32
     for (int j = 0; j < Items; ++j)
         count += k[j] != 0u;
     uint32_t total;
-    uint32_t at = tile_offsets[blockIdx.x] + rs_block_exclusive_sum(count, warp_totals, &total);
-#pragma unroll
-    for (int j = 0; j < Items; ++j)
-        if (k[j])
-            out[at++] = v[j];
+    uint32_t rank = rs_block_exclusive_sum(count, warp_totals, &total);
+    rs_store_tile<Items>(k, v, rank, total, stage, out + tile_offsets[blockIdx.x]);
 }
 
 /* ---- BLOCK (Roger et al.): reduce each block into its own run, scan run lengths, concatenate ---- */
@@ -154,20 +168,17 @@ __global__ void rs_block_reduce(const uint32_t* in, const uint32_t* keep, uint32
                                 uint32_t* run_lengths)
 {
     __shared__ uint32_t warp_totals[WARPS];
+    __shared__ uint32_t stage[T * Items];
     uint32_t base = blockIdx.x * (T * Items);
-    uint32_t i = base + threadIdx.x * Items;
     uint32_t k[Items], v[Items];
-    rs_load_run<Items>(keep, in, n, i, k, v);
+    rs_load_run<Items>(keep, in, n, base + threadIdx.x * Items, k, v);
     uint32_t count = 0;
 #pragma unroll
     for (int j = 0; j < Items; ++j)
         count += k[j] != 0u;
     uint32_t total;
-    uint32_t at = base + rs_block_exclusive_sum(count, warp_totals, &total);
-#pragma unroll
-    for (int j = 0; j < Items; ++j)
-        if (k[j])
-            runs[at++] = v[j];
+    uint32_t rank = rs_block_exclusive_sum(count, warp_totals, &total);
+    rs_store_tile<Items>(k, v, rank, total, stage, runs + base);
     if (threadIdx.x == 0)
         run_lengths[blockIdx.x] = total;
 }
