@@ -16,6 +16,7 @@
 #include "cuda_buffers.cuh"
 #include "cuda_check.cuh"
 #include "deadray_compact.cuh"
+#include "display.cuh"
 #include "kernels.cuh"
 
 extern "C" {
@@ -48,6 +49,7 @@ typedef struct RsCudaBackend {
     uint32_t *alive, *stencil, *index[2], *keep, *counters;
     uint32_t* host_counters; /* pinned, RS_CTR_COUNT entries */
     RsCompactScratch scratch;
+    RsDisplayScratch display;
     uint32_t paths;          /* rows of the current wave */
     uint32_t live;           /* rays alive entering the current bounce */
 
@@ -187,6 +189,7 @@ static void cuda_destroy(RsBackend* base)
     RsCudaBackend* b = cuda_backend(base);
     free_wave(b);
     cudaFree(b->film);
+    rs_display_scratch_free(&b->display);
     cudaFree(b->counters);
     cudaFreeHost(b->host_counters);
     for (int i = 0; i < RS_TIMING_MARKS; ++i) {
@@ -420,6 +423,31 @@ static int cuda_write_film(RsBackend* base, const RsFloat4* film, RsError* err)
     return 0;
 }
 
+static int cuda_display(RsBackend* base, const RsDisplaySettings* settings, uint8_t* rgba, RsDisplayStats* stats,
+                        RsError* err)
+{
+    RsCudaBackend* b = cuda_backend(base);
+    enter(b, "display", err);
+    if (b->display.capacity != b->film_pixels) {
+        rs_display_scratch_free(&b->display);
+        RS_CUDA(&b->ctx, rs_display_scratch_alloc(&b->display, b->film_pixels));
+    }
+    RS_CUDA(&b->ctx, rs_launch_display(b->film, b->film_pixels, settings->exposure, settings->auto_exposure,
+                                       settings->curve, &b->display, b->stream));
+    RsDeviceDisplayStats d;
+    RS_CUDA(&b->ctx, cudaMemcpyAsync(&d, b->display.stats, sizeof d, cudaMemcpyDeviceToHost, b->stream));
+    RS_CUDA(&b->ctx, cudaMemcpyAsync(rgba, b->display.rgba, (size_t)b->film_pixels * 4, cudaMemcpyDeviceToHost,
+                                     b->stream));
+    RS_CUDA(&b->ctx, cudaStreamSynchronize(b->stream));
+    base->readback_bytes += sizeof d + (uint64_t)b->film_pixels * 4;
+    stats->log_average = d.log_average;
+    stats->max_luminance = d.max_luminance;
+    stats->exposure = d.exposure;
+    stats->pixels = d.pixels;
+    memcpy(stats->histogram, d.histogram, sizeof stats->histogram);
+    return 0;
+}
+
 static int cuda_finish(RsBackend* base, RsError* err)
 {
     RsCudaBackend* b = cuda_backend(base);
@@ -444,7 +472,7 @@ static int cuda_take_stage_times(RsBackend* base, double seconds[RS_STAGE_COUNT]
 static const RsBackendOps cuda_ops = {
     cuda_destroy,    cuda_set_scene, cuda_set_frame,  cuda_generate,   cuda_extend,
     cuda_shade,      cuda_connect,   cuda_drop_dead,  cuda_accumulate, cuda_read_film,
-    cuda_write_film, cuda_finish,    cuda_take_stage_times,
+    cuda_write_film, cuda_display,   cuda_finish,     cuda_take_stage_times,
 };
 
 static int live_mode(RsDeadRay d)

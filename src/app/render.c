@@ -47,6 +47,7 @@ static void render_usage(FILE* f)
             "  -o, --output FILE     image to write; .png (tone-mapped sRGB), .hdr or .pfm (linear);\n"
             "                        may be given several times (default: SCENE's name with .png)\n"
             "  --exposure EV         exposure in stops applied before tone mapping (default 0)\n"
+            "  --auto-exposure       map the log-average luminance to middle grey (then add --exposure)\n"
             "  --tonemap NAME        clamp | reinhard | aces (default clamp)\n"
             "%s",
             rs_common_options_help);
@@ -95,18 +96,22 @@ static void default_output(const char* scene_path, char* out, size_t size)
     snprintf(out, size, "%.*s.png", len, base);
 }
 
+/* PNG bytes come from the backend's display pipeline (the viewer's), HDR and PFM from the film. */
 static int write_outputs(RsBackend* backend, const RsRenderDesc* rd, const char* const* outputs, int count,
-                         const RsToneMap* tm, int partial, int quiet)
+                         const RsDisplaySettings* display, int partial, int quiet)
 {
     size_t pixels = (size_t)rd->width * rd->height;
     RsFloat4* film = malloc(pixels * sizeof *film);
     float* rgb = malloc(pixels * 3 * sizeof *rgb);
+    uint8_t* rgba = malloc(pixels * 4);
+    RsDisplayStats stats;
     RsError err = {{0}};
     int status = RS_EXIT_OK;
-    if (!film || !rgb) {
+    if (!film || !rgb || !rgba) {
         rs_cli_error("out of memory reading back the image");
         status = RS_EXIT_FAILURE;
-    } else if (backend->ops->read_film(backend, film, &err)) {
+    } else if (backend->ops->read_film(backend, film, &err) ||
+               backend->ops->display(backend, display, rgba, &stats, &err)) {
         rs_cli_error("%s", err.message);
         status = RS_EXIT_FAILURE;
     } else {
@@ -118,7 +123,7 @@ static int write_outputs(RsBackend* backend, const RsRenderDesc* rd, const char*
             else
                 snprintf(name, sizeof name, "%s", outputs[i]);
             rs_error_clear(&err);
-            if (rs_image_write(name, rd->width, rd->height, rgb, tm, &err)) {
+            if (rs_image_write(name, rd->width, rd->height, rgb, rgba, &err)) {
                 rs_cli_error("%s", err.message);
                 status = RS_EXIT_FAILURE;
             } else if (!quiet || partial) {
@@ -128,6 +133,7 @@ static int write_outputs(RsBackend* backend, const RsRenderDesc* rd, const char*
     }
     free(film);
     free(rgb);
+    free(rgba);
     return status;
 }
 
@@ -135,7 +141,7 @@ int rs_cmd_render(int argc, char** argv)
 {
     RsCommonOptions opt;
     rs_common_options_init(&opt);
-    RsToneMap tm = {0.0f, RS_TONE_CLAMP};
+    RsDisplaySettings display = {0.0f, 0, RS_TONE_CLAMP};
     const char* outputs[RS_MAX_OUTPUTS];
     int output_count = 0;
     const char* scene_path = NULL;
@@ -161,12 +167,14 @@ int rs_cmd_render(int argc, char** argv)
             double ev;
             if (rs_cli_float("--exposure", v, -64.0, 64.0, &ev))
                 return RS_EXIT_USAGE;
-            tm.exposure = (float)ev;
+            display.exposure = (float)ev;
         } else if ((v = rs_cli_value(argc, argv, &i, "--tonemap", NULL, &missing))) {
-            if (rs_tone_curve_parse(v, &tm.curve)) {
+            if (rs_tone_curve_parse(v, &display.curve)) {
                 rs_cli_error("--tonemap: expected clamp, reinhard or aces, got '%s'", v);
                 return RS_EXIT_USAGE;
             }
+        } else if (strcmp(argv[i], "--auto-exposure") == 0) {
+            display.auto_exposure = 1;
         } else if (missing) {
             return RS_EXIT_USAGE;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
@@ -231,7 +239,7 @@ int rs_cmd_render(int argc, char** argv)
         if (rs_wavefront_trace(&wf, (uint64_t)done * pixels, pixels, &err)) {
             rs_cli_error("%s (after %u of %u samples per pixel)", err.message, done, rd.spp);
             if (done > 0)
-                write_outputs(backend, &rd, outputs, output_count, &tm, 1, opt.quiet);
+                write_outputs(backend, &rd, outputs, output_count, &display, 1, opt.quiet);
             goto done;
         }
         double now = now_seconds();
@@ -246,7 +254,7 @@ int rs_cmd_render(int argc, char** argv)
     if (interrupted) {
         fprintf(stderr, "raystream: interrupted after %u of %u samples per pixel\n", done, rd.spp);
         if (done > 0)
-            write_outputs(backend, &rd, outputs, output_count, &tm, 1, opt.quiet);
+            write_outputs(backend, &rd, outputs, output_count, &display, 1, opt.quiet);
         status = RS_EXIT_INTERRUPTED;
         goto done;
     }
@@ -256,7 +264,7 @@ int rs_cmd_render(int argc, char** argv)
                 "raystream: done in %.2f s: %.2f Mrays/s (%.2f M camera, %.2f M bounce, %.2f M shadow rays)\n",
                 elapsed, (double)total_rays(s) / elapsed / 1e6, (double)s->camera_rays / 1e6,
                 (double)s->bounce_rays / 1e6, (double)s->shadow_rays / 1e6);
-    status = write_outputs(backend, &rd, outputs, output_count, &tm, 0, opt.quiet);
+    status = write_outputs(backend, &rd, outputs, output_count, &display, 0, opt.quiet);
 done:
     rs_backend_destroy(backend);
     rs_scene_free(&scene);

@@ -10,6 +10,7 @@
 #define RS_HOST_BACKEND_H
 
 #include "../kernel/kernel_params.h"
+#include "../kernel/tonemap.h"
 #include "error.h"
 
 typedef enum RsDeadRay {
@@ -58,6 +59,21 @@ typedef struct RsBounceCounts {
     uint32_t shadow_rays; /* shadow rays traced in this bounce */
 } RsBounceCounts;
 
+/* How the film becomes display bytes (see src/kernel/tonemap.h). */
+typedef struct RsDisplaySettings {
+    float exposure;    /* stops, added to the automatic exposure when that is on */
+    int auto_exposure; /* map the log-average luminance to middle grey */
+    uint32_t curve;    /* RS_TONE_* */
+} RsDisplaySettings;
+
+typedef struct RsDisplayStats {
+    double log_average;     /* exp(mean log(delta + L)) over pixels with samples */
+    float max_luminance;
+    float exposure;         /* stops actually applied */
+    uint32_t pixels;        /* pixels with at least one sample */
+    uint32_t histogram[RS_HIST_BINS];
+} RsDisplayStats;
+
 typedef struct RsBackend RsBackend;
 
 typedef struct RsBackendOps {
@@ -77,6 +93,10 @@ typedef struct RsBackendOps {
     /* film: width * height pixels, rgb sums | sample count */
     int (*read_film)(RsBackend* b, RsFloat4* film, RsError* err);
     int (*write_film)(RsBackend* b, const RsFloat4* film, RsError* err);
+    /* Tone-maps the film into width * height RGBA8 pixels (alpha 255), top row first, and
+     * reports the luminance statistics: a parallel reduction and a histogram on the GPU. */
+    int (*display)(RsBackend* b, const RsDisplaySettings* settings, uint8_t* rgba, RsDisplayStats* stats,
+                   RsError* err);
     /* Waits until all queued work is done. */
     int (*finish)(RsBackend* b, RsError* err);
     /* Device time per stage since the last call, added to seconds[]. NULL for a backend whose

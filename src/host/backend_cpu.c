@@ -25,6 +25,7 @@
 #include "../kernel/stage_shade.h"
 #include "array.h"
 #include "backend_cpu_internal.h"
+#include "display_cpu.h"
 
 static RsCpuBackend* cpu(RsBackend* b) { return (RsCpuBackend*)b; }
 
@@ -364,6 +365,34 @@ static int cpu_write_film(RsBackend* base, const RsFloat4* film, RsError* err)
     return 0;
 }
 
+typedef struct TonemapTask {
+    const RsFloat4* film;
+    uint32_t pixels;
+    float exposure;
+    uint32_t curve;
+    uint8_t* rgba;
+} TonemapTask;
+
+static void tonemap_task(void* ctx, uint32_t worker, uint32_t workers)
+{
+    TonemapTask* t = ctx;
+    uint64_t begin, end;
+    rs_pool_share(t->pixels, worker, workers, &begin, &end);
+    rs_display_tonemap_cpu(t->film, (uint32_t)begin, (uint32_t)end, t->exposure, t->curve, t->rgba);
+}
+
+static int cpu_display(RsBackend* base, const RsDisplaySettings* settings, uint8_t* rgba, RsDisplayStats* stats,
+                       RsError* err)
+{
+    (void)err;
+    RsCpuBackend* b = cpu(base);
+    rs_display_stats_cpu(b->film, b->film_pixels, stats);
+    stats->exposure = rs_display_exposure(settings, stats);
+    TonemapTask t = {b->film, b->film_pixels, stats->exposure, settings->curve, rgba};
+    rs_pool_run(b->pool, tonemap_task, &t);
+    return 0;
+}
+
 static int cpu_finish(RsBackend* base, RsError* err)
 {
     (void)base;
@@ -373,7 +402,7 @@ static int cpu_finish(RsBackend* base, RsError* err)
 
 static const RsBackendOps cpu_ops = {
     cpu_destroy, cpu_set_scene,  cpu_set_frame, cpu_generate, cpu_extend, cpu_shade, cpu_connect,
-    cpu_drop_dead, cpu_accumulate, cpu_read_film, cpu_write_film, cpu_finish, NULL,
+    cpu_drop_dead, cpu_accumulate, cpu_read_film, cpu_write_film, cpu_display, cpu_finish, NULL,
 };
 
 /* Paths per wave: enough to keep every worker busy and amortise the fork-join steps, small

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../src/host/display_cpu.h"
 #include "../../src/host/image_io.h"
 #include "../test.h"
 
@@ -24,13 +25,17 @@ static void fill(float* rgb)
 static void test_roundtrip(const char* dir)
 {
     float rgb[W * H * 3];
+    uint8_t rgba[W * H * 4];
     fill(rgb);
-    RsToneMap tm = {0.0f, RS_TONE_CLAMP};
+    for (int i = 0; i < W * H; ++i) {
+        rs_tonemap_rgb(rs_vec3(rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2]), 2.0f, RS_TONE_CLAMP, rgba + 4 * i);
+        rgba[4 * i + 3] = 255;
+    }
     RsError err = {{0}};
     char path[512];
 
     snprintf(path, sizeof path, "%s/a.pfm", dir);
-    CHECK(rs_image_write(path, W, H, rgb, &tm, &err) == 0, "%s", err.message);
+    CHECK(rs_image_write(path, W, H, rgb, rgba, &err) == 0, "%s", err.message);
     FILE* f = fopen(path, "rb");
     CHECK(f != NULL, "no PFM written");
     if (f) {
@@ -52,7 +57,7 @@ static void test_roundtrip(const char* dir)
     }
 
     snprintf(path, sizeof path, "%s/a.hdr", dir);
-    CHECK(rs_image_write(path, W, H, rgb, &tm, &err) == 0, "%s", err.message);
+    CHECK(rs_image_write(path, W, H, rgb, rgba, &err) == 0, "%s", err.message);
     int w, h, n;
     float* hdr = stbi_loadf(path, &w, &h, &n, 3);
     CHECK(hdr && w == W && h == H, "HDR not readable");
@@ -68,16 +73,11 @@ static void test_roundtrip(const char* dir)
     }
 
     snprintf(path, sizeof path, "%s/a.png", dir);
-    tm.exposure = 1.0f;
-    CHECK(rs_image_write(path, W, H, rgb, &tm, &err) == 0, "%s", err.message);
-    unsigned char* png = stbi_load(path, &w, &h, &n, 3);
+    CHECK(rs_image_write(path, W, H, rgb, rgba, &err) == 0, "%s", err.message);
+    unsigned char* png = stbi_load(path, &w, &h, &n, 4);
     CHECK(png && w == W && h == H, "PNG not readable");
     if (png) {
-        for (int i = 0; i < W * H; ++i) {
-            uint8_t expected[3];
-            rs_tonemap_pixel(&tm, rgb + 3 * i, expected);
-            CHECK(memcmp(png + 3 * i, expected, 3) == 0, "PNG pixel %d", i);
-        }
+        CHECK(memcmp(png, rgba, sizeof rgba) == 0, "PNG bytes differ from what was written");
         stbi_image_free(png);
     }
     /* nothing but the three images in the folder: temporary files were renamed away */
@@ -86,30 +86,62 @@ static void test_roundtrip(const char* dir)
     CHECK(system(cmd) == 0, "temporary files left in %s", dir);
 }
 
+static uint8_t tone(float v, float ev, uint32_t curve)
+{
+    uint8_t out[3];
+    rs_tonemap_rgb(rs_vec3_splat(v), exp2f(ev), curve, out);
+    return out[0];
+}
+
 static void test_tonemap(void)
 {
-    RsToneMap tm = {0.0f, RS_TONE_CLAMP};
-    uint8_t out[3];
-    float black[3] = {0, 0, 0}, mid[3] = {0.2159f, 0.2159f, 0.2159f}, hot[3] = {50, 50, 50}, nan[3] = {NAN, 1, 1};
-    rs_tonemap_pixel(&tm, black, out);
-    CHECK(out[0] == 0, "black -> %u", out[0]);
-    rs_tonemap_pixel(&tm, mid, out);
-    CHECK(out[0] == 128, "linear 0.2159 is sRGB 128, got %u", out[0]);
-    rs_tonemap_pixel(&tm, hot, out);
-    CHECK(out[0] == 255, "clamp saturates");
-    rs_tonemap_pixel(&tm, nan, out);
-    CHECK(out[0] == 0 && out[1] == 255, "NaN must show black, got %u", out[0]);
-    tm.curve = RS_TONE_REINHARD;
-    rs_tonemap_pixel(&tm, hot, out);
-    CHECK(out[0] < 255 && out[0] > 240, "reinhard compresses highlights: %u", out[0]);
-    tm.curve = RS_TONE_ACES;
-    rs_tonemap_pixel(&tm, mid, out);
-    CHECK(out[0] > 100 && out[0] < 160, "aces mid grey: %u", out[0]);
-    tm.curve = RS_TONE_CLAMP;
-    tm.exposure = -1.0f;
-    float twice_mid[3] = {0.4318f, 0.4318f, 0.4318f};
-    rs_tonemap_pixel(&tm, twice_mid, out);
-    CHECK(out[0] == 128, "-1 stop halves: got %u", out[0]);
+    CHECK(tone(0.0f, 0, RS_TONE_CLAMP) == 0, "black");
+    CHECK(tone(0.2159f, 0, RS_TONE_CLAMP) == 128, "linear 0.2159 is sRGB 128, got %u", tone(0.2159f, 0, RS_TONE_CLAMP));
+    CHECK(tone(50.0f, 0, RS_TONE_CLAMP) == 255, "clamp saturates");
+    CHECK(tone(0.4318f, -1.0f, RS_TONE_CLAMP) == 128, "-1 stop halves");
+    uint8_t r = tone(50.0f, 0, RS_TONE_REINHARD);
+    CHECK(r < 255 && r > 240, "reinhard compresses highlights: %u", r);
+    uint8_t a = tone(0.2159f, 0, RS_TONE_ACES);
+    CHECK(a > 100 && a < 160, "aces mid grey: %u", a);
+    RsFloat4 nan_pixel = rs_float4(NAN, 1, 1, 1);
+    RsVec3 shown = rs_film_pixel(nan_pixel);
+    CHECK(shown.x == 0.0f && shown.y == 0.0f, "a NaN pixel must show black");
+}
+
+/* The host display pipeline against direct computations on random films. */
+static void test_display_stats(void)
+{
+    for (uint32_t n = 1; n < 5000; n = n * 3 + 7) {
+        RsFloat4* film = malloc(n * sizeof *film);
+        double sum_log = 0.0;
+        float mx = 0.0f;
+        uint32_t count = 0, hist[RS_HIST_BINS] = {0};
+        srand(n);
+        for (uint32_t i = 0; i < n; ++i) {
+            float w = (float)(rand() % 4); /* some pixels without samples */
+            float l = (float)rand() / RAND_MAX * 8.0f;
+            film[i] = rs_float4(l * w, 0.5f * l * w, 2.0f * l * w, w);
+            if (w > 0.0f) {
+                float lum = rs_luminance(rs_film_pixel(film[i])); /* the division by w included */
+                sum_log += log(RS_LOG_DELTA + (double)lum);
+                mx = lum > mx ? lum : mx;
+                count++;
+                int bin = lum > 0 ? (int)((log2(lum) + 12.0) * 4.0) : 0;
+                hist[bin < 0 ? 0 : (bin > 63 ? 63 : bin)]++;
+            }
+        }
+        RsDisplayStats st;
+        rs_display_stats_cpu(film, n, &st);
+        CHECK(st.pixels == count, "n=%u: %u pixels with samples, expected %u", n, st.pixels, count);
+        if (count)
+            CHECK_NEAR(st.log_average, exp(sum_log / count), 1e-6 * exp(sum_log / count));
+        CHECK(st.max_luminance == mx, "n=%u: max %g vs %g", n, st.max_luminance, mx);
+        CHECK(memcmp(st.histogram, hist, sizeof hist) == 0, "n=%u: histogram differs", n);
+        RsDisplaySettings ds = {0.5f, 1, RS_TONE_CLAMP};
+        if (count)
+            CHECK_NEAR(rs_display_exposure(&ds, &st), 0.5 + log2(0.18 / st.log_average), 1e-5);
+        free(film);
+    }
 }
 
 static void test_errors(void)
@@ -130,6 +162,7 @@ int main(void)
     CHECK(mkdtemp(dir) != NULL, "mkdtemp");
     test_roundtrip(dir);
     test_tonemap();
+    test_display_stats();
     test_errors();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
