@@ -26,7 +26,8 @@ typedef struct RsDeviceDisplayStats {
 typedef struct RsDisplayScratch {
     float* partial_sum;     /* per block */
     float* partial_max;
-    uint32_t* partial_count;
+    uint32_t* partial_count; /* pixels with samples */
+    uint32_t* partial_lit;   /* of which luminance > 0: the log-average's population */
     RsDeviceDisplayStats* stats;
     uint8_t* rgba;
     uint32_t capacity;      /* pixels */

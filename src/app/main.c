@@ -15,6 +15,7 @@ static void usage(FILE* f)
             "\n"
             "commands:\n"
             "  render SCENE -o FILE   render a JSON scene to PNG / HDR / PFM\n"
+            "  view SCENE             interactive progressive viewer (SDL2 window, or --headless)\n"
             "  bench                  FPS per depth for every dead-ray strategy, ray statistics\n"
             "  bench-compact          stream-compaction micro-benchmark (GPU)\n"
             "  info                   version, build and devices\n"
@@ -31,6 +32,7 @@ typedef struct Command {
 
 static const Command commands[] = {
     {"render", rs_cmd_render},
+    {"view", rs_cmd_view},
     {"info", rs_cmd_info},
     {"bench", rs_cmd_bench},
     {"bench-compact", rs_cmd_bench_compact},

@@ -67,7 +67,7 @@ typedef struct RsDisplaySettings {
 } RsDisplaySettings;
 
 typedef struct RsDisplayStats {
-    double log_average;     /* exp(mean log(delta + L)) over pixels with samples */
+    double log_average;     /* exp(mean log(delta + L)) over lit pixels (L > 0) */
     float max_luminance;
     float exposure;         /* stops actually applied */
     uint32_t pixels;        /* pixels with at least one sample */

@@ -8,16 +8,20 @@ void rs_display_stats_cpu(const RsFloat4* film, uint32_t pixels, RsDisplayStats*
 {
     memset(stats, 0, sizeof *stats);
     double sum_log = 0.0;
+    uint32_t lit = 0;
     for (uint32_t i = 0; i < pixels; ++i) {
         if (!(film[i].w > 0.0f))
             continue;
         float lum = rs_luminance(rs_film_pixel(film[i]));
-        sum_log += log((double)RS_LOG_DELTA + (double)lum);
+        if (lum > 0.0f) {
+            sum_log += log((double)RS_LOG_DELTA + (double)lum);
+            lit++;
+        }
         stats->max_luminance = lum > stats->max_luminance ? lum : stats->max_luminance;
         stats->histogram[rs_hist_bin(lum)]++;
         stats->pixels++;
     }
-    stats->log_average = stats->pixels ? exp(sum_log / stats->pixels) : 0.0;
+    stats->log_average = lit ? exp(sum_log / lit) : 0.0;
 }
 
 float rs_display_exposure(const RsDisplaySettings* settings, const RsDisplayStats* stats)

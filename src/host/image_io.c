@@ -75,6 +75,14 @@ int rs_image_check_writable(const char* path, RsError* err)
     return 0;
 }
 
+int rs_image_check_writable_png(const char* path, RsError* err)
+{
+    RsImageFormat fmt;
+    if (rs_image_check_writable(path, err) || rs_image_format_from_path(path, &fmt, err))
+        return -1;
+    return fmt == RS_IMAGE_PNG ? 0 : rs_error_set(err, "%s: a screenshot is a .png file", path);
+}
+
 static int write_pfm(const char* path, uint32_t w, uint32_t h, const float* rgb)
 {
     FILE* f = fopen(path, "wb");

@@ -26,6 +26,8 @@ void rs_film_resolve(const RsFloat4* film, uint32_t pixels, float* rgb);
 
 /* Fails early, before any rendering, if `path` cannot be created. */
 int rs_image_check_writable(const char* path, RsError* err);
+/* The same, and the extension must be .png. */
+int rs_image_check_writable_png(const char* path, RsError* err);
 
 /* Writes `path` in the format its extension names. rgb: width * height * 3 linear floats (for
  * .hdr and .pfm); rgba: width * height tone-mapped RGBA8 pixels (for .png, from the backend's

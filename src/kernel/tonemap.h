@@ -6,8 +6,10 @@
  * Shared header (gcc C11, g++, nvcc).
  *   exposure: pixels are multiplied by 2^ev before the curve;
  *   auto-exposure (Reinhard et al. 2002, "Photographic Tone Reproduction"): the log-average
- *     luminance Lw = exp(mean(log(delta + L))) over the pixels that have samples is mapped to
- *     middle grey 0.18, i.e. ev_auto = log2(0.18 / Lw);
+ *     luminance Lw = exp(mean(log(delta + L))) is mapped to middle grey 0.18, i.e.
+ *     ev_auto = log2(0.18 / Lw). The mean runs over lit pixels only (L > 0): pixels that are
+ *     exactly black (background, Whitted's unlit shadows) would otherwise pull Lw towards delta
+ *     and blow the rest of the image out;
  *   histogram: RS_HIST_BINS bins of log2 luminance over [RS_HIST_MIN_EV, RS_HIST_MAX_EV),
  *     clamped at both ends; black pixels go to bin 0.
  */

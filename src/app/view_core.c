@@ -1,0 +1,335 @@
+/* view_core.c - the viewer's state machine (see view_core.h). Host C11, application layer.
+ *
+ * Camera: position plus yaw and pitch around the world's y axis (the scene format is y-up);
+ * forward = (sin yaw cos pitch, sin pitch, -cos yaw cos pitch). Moves are 2% of the scene's
+ * bounding-box diagonal per key press (the wheel with shift scales that).
+ * Progressive rendering: global path numbers keep counting across frames, so frame after frame
+ * adds samples to the same film (pixels may differ by one sample while a pass is under way;
+ * the film keeps a count per pixel). Any change to what is rendered restarts at path 0.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "view_core.h"
+
+#include <cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../host/image_io.h"
+#include "../host/scene_json.h"
+
+static double now_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static RsVec3 forward_of(float yaw, float pitch)
+{
+    return rs_vec3(sinf(yaw) * cosf(pitch), sinf(pitch), -cosf(yaw) * cosf(pitch));
+}
+
+static uint64_t pixels_of(const RsViewer* v) { return (uint64_t)v->width * v->height; }
+
+/* (Re)starts accumulation for the current camera and settings. */
+static int restart(RsViewer* v, RsError* err)
+{
+    RsCameraDesc cam = v->scene.camera;
+    if (!v->camera_home) { /* the exact scene camera otherwise: a screenshot then matches `render` */
+        cam.eye = v->eye;
+        cam.look_at = rs_add(v->eye, forward_of(v->yaw, v->pitch));
+        cam.up = rs_vec3(0.0f, 1.0f, 0.0f);
+        cam.fov_degrees = v->fov;
+        if (cam.focus_distance <= 0.0f) /* keep the scene's focus plane when the camera moves */
+            cam.focus_distance = rs_length(rs_sub(v->scene.camera.look_at, v->scene.camera.eye));
+    }
+    RsScene view_scene = v->scene; /* only the camera differs; the arrays are shared */
+    view_scene.camera = cam;
+    RsFrameDesc frame = rs_frame_from_scene(&view_scene, v->width, v->height, v->max_depth, v->integrator,
+                                            v->options.seed_set ? v->options.seed : v->scene.render.seed);
+    uint32_t wave = 0;
+    if (rs_wavefront_plan(v->backend, pixels_of(v) * 4, &wave, err) ||
+        rs_wavefront_begin(&v->wf, v->backend, &frame, wave, err))
+        return -1;
+    v->next_path = 0;
+    return 0;
+}
+
+static int make_backend(RsViewer* v, RsError* err)
+{
+    rs_backend_destroy(v->backend);
+    v->backend = rs_backend_create(&v->options.backend, err);
+    if (!v->backend || v->backend->ops->set_scene(v->backend, &v->view, err))
+        return -1;
+    return restart(v, err);
+}
+
+int rs_viewer_open(RsViewer* v, const char* scene_path, const RsCommonOptions* options, RsError* err)
+{
+    memset(v, 0, sizeof *v);
+    v->messages = stdout;
+    v->options = *options;
+    if (rs_scene_load_json(scene_path, &v->scene, err))
+        return -1;
+    v->view = rs_scene_view(&v->scene);
+    RsRenderDesc rd = v->scene.render;
+    rs_common_options_apply(options, &rd);
+    v->width = rd.width;
+    v->height = rd.height;
+    v->max_depth = rd.max_depth;
+    v->integrator = rd.integrator;
+    v->spp_limit = options->spp; /* 0 (not given): keep refining */
+
+    const RsCameraDesc* c = &v->scene.camera;
+    RsVec3 f = rs_normalize(rs_sub(c->look_at, c->eye));
+    v->home_eye = c->eye;
+    v->home_yaw = atan2f(f.x, -f.z);
+    v->home_pitch = asinf(rs_clampf(f.y, -1.0f, 1.0f));
+    v->home_fov = c->fov_degrees;
+    const RsBvhNode* root = &v->scene.nodes[0];
+    RsVec3 lo = rs_vmin(rs_xyz(root->lo_left), rs_xyz(root->lo_right));
+    RsVec3 hi = rs_vmax(rs_xyz(root->hi_left), rs_xyz(root->hi_right));
+    v->speed = 0.02f * rs_length(rs_sub(hi, lo));
+    v->eye = v->home_eye;
+    v->yaw = v->home_yaw;
+    v->pitch = v->home_pitch;
+    v->fov = v->home_fov;
+    v->camera_home = 1;
+
+    v->display.auto_exposure = 1;
+    v->display.curve = RS_TONE_CLAMP;
+    v->hud = 1;
+    v->slice_paths = pixels_of(v) / 8 > 1024 ? pixels_of(v) / 8 : 1024;
+    v->rgba = calloc(pixels_of(v), 4);
+    if (!v->rgba)
+        return rs_error_set(err, "out of memory for a %ux%u display image", v->width, v->height);
+    return make_backend(v, err);
+}
+
+void rs_viewer_close(RsViewer* v)
+{
+    rs_backend_destroy(v->backend);
+    free(v->rgba);
+    rs_scene_free(&v->scene);
+    memset(v, 0, sizeof *v);
+}
+
+double rs_viewer_spp(const RsViewer* v) { return (double)v->next_path / (double)pixels_of(v); }
+
+int rs_viewer_frame(RsViewer* v, double budget_seconds, RsError* err)
+{
+    if (v->dirty) { /* many input events per frame cost one restart */
+        if (restart(v, err))
+            return -1;
+        v->dirty = 0;
+    }
+    double t0 = now_seconds();
+    uint64_t limit = v->spp_limit ? v->spp_limit * pixels_of(v) : UINT64_MAX;
+    uint64_t n = v->slice_paths < limit - v->next_path ? v->slice_paths : limit - v->next_path;
+    RsTraceStats before = v->wf.stats;
+    if (n > 0) {
+        if (rs_wavefront_trace(&v->wf, v->next_path, n, err) || v->backend->ops->finish(v->backend, err))
+            return -1;
+        v->next_path += n;
+    }
+    double t_trace = now_seconds() - t0;
+    if (v->backend->ops->display(v->backend, &v->display, v->rgba, &v->stats, err))
+        return -1;
+    v->shown_spp = rs_viewer_spp(v);
+    double t = now_seconds() - t0;
+
+    /* what the HUD shows: this frame's slice */
+    RsTraceStats* s = &v->last;
+    *s = v->wf.stats;
+    s->camera_rays -= before.camera_rays;
+    s->bounce_rays -= before.bounce_rays;
+    s->shadow_rays -= before.shadow_rays;
+    for (int d = 0; d <= RS_STATS_DEPTHS; ++d) {
+        s->live_at_depth[d] -= before.live_at_depth[d];
+        s->shadow_at_depth[d] -= before.shadow_at_depth[d];
+    }
+    double rays = (double)(s->camera_rays + s->bounce_rays + s->shadow_rays);
+    double fps = t > 0.0 ? 1.0 / t : 0.0, mrays = t > 0.0 ? rays / t / 1e6 : 0.0;
+    v->fps = v->frames ? 0.8 * v->fps + 0.2 * fps : fps;
+    v->mrays = v->frames ? 0.8 * v->mrays + 0.2 * mrays : mrays;
+    v->frames++;
+
+    /* next slice: as many paths as fit the budget at this frame's rate, between 1024 and 4 passes */
+    if (n > 0 && t_trace > 0.0) {
+        double want = (double)n * (budget_seconds - (t - t_trace)) / t_trace;
+        double most = (double)pixels_of(v) * 4.0;
+        v->slice_paths = (uint64_t)(want < 1024.0 ? 1024.0 : (want > most ? most : want));
+    }
+    return 0;
+}
+
+static int next_strategy(RsViewer* v, RsError* err)
+{
+    int cuda = v->backend->config.kind == RS_BACKEND_CUDA;
+    RsDeadRay d = v->options.backend.deadray;
+    do
+        d = (RsDeadRay)((d + 1) % RS_DEADRAY_COUNT);
+    while (d == RS_DEADRAY_COMPACT_CUB && !cuda);
+    v->options.backend.deadray = d;
+    v->options.backend.kind = v->backend->config.kind; /* stay on the backend "auto" chose */
+    return make_backend(v, err);
+}
+
+int rs_viewer_key(RsViewer* v, int key, RsError* err)
+{
+    RsVec3 f = forward_of(v->yaw, v->pitch);
+    RsVec3 right = rs_normalize(rs_cross(f, rs_vec3(0.0f, 1.0f, 0.0f)));
+    int moved = 1;
+    int camera_home = strchr("wsadeq", key) && key ? 0 : v->camera_home;
+    switch (key) {
+    case 'w': v->eye = rs_madd(v->eye, f, v->speed); break;
+    case 's': v->eye = rs_madd(v->eye, f, -v->speed); break;
+    case 'd': v->eye = rs_madd(v->eye, right, v->speed); break;
+    case 'a': v->eye = rs_madd(v->eye, right, -v->speed); break;
+    case 'e': v->eye.y += v->speed; break;
+    case 'q': v->eye.y -= v->speed; break;
+    case 'r':
+        v->eye = v->home_eye;
+        v->yaw = v->home_yaw;
+        v->pitch = v->home_pitch;
+        v->fov = v->home_fov;
+        camera_home = 1;
+        break;
+    case 'i': v->integrator = v->integrator == RS_INTEGRATOR_PATH ? RS_INTEGRATOR_WHITTED : RS_INTEGRATOR_PATH; break;
+    default:
+        moved = 0;
+        break;
+    }
+    if (key >= '1' && key <= '9') {
+        v->max_depth = (uint32_t)(key - '0');
+        moved = 1;
+    }
+    if (moved) {
+        v->keys_applied++;
+        v->camera_home = camera_home;
+        v->dirty = 1;
+        return 1;
+    }
+    switch (key) {
+    case 'm':
+    case '\t':
+        v->keys_applied++;
+        return next_strategy(v, err) ? -1 : 1;
+    case 'b': v->display.exposure += 0.5f; break;
+    case 'B': v->display.exposure -= 0.5f; break;
+    case 'x': v->display.auto_exposure = !v->display.auto_exposure; break;
+    case 'h': v->hud = !v->hud; break;
+    case RS_VIEW_KEY_ESCAPE: v->quit = 1; break;
+    case 'c': {
+        char json[512];
+        rs_viewer_camera_json(v, json, sizeof json);
+        fprintf(v->messages, "%s\n", json);
+        fflush(v->messages);
+        break;
+    }
+    case 'p': {
+        char png[64], hdr[64];
+        v->screenshots++;
+        snprintf(png, sizeof png, "raystream-%04u.png", v->screenshots);
+        snprintf(hdr, sizeof hdr, "raystream-%04u.hdr", v->screenshots);
+        if (rs_viewer_screenshot(v, png, hdr, err))
+            return -1;
+        fprintf(v->messages, "raystream: saved %s and %s (%.1f spp)\n", png, hdr, v->shown_spp);
+        fflush(v->messages);
+        break;
+    }
+    default:
+        return 0;
+    }
+    v->keys_applied++;
+    return 1;
+}
+
+void rs_viewer_look(RsViewer* v, float dx, float dy)
+{
+    float per_pixel = v->fov * (RS_PI / 180.0f) / (float)v->height;
+    v->yaw += dx * per_pixel;
+    v->pitch = rs_clampf(v->pitch - dy * per_pixel, -1.55f, 1.55f);
+    v->camera_home = 0;
+    v->dirty = 1;
+}
+
+void rs_viewer_wheel(RsViewer* v, float steps, int shift)
+{
+    if (shift) {
+        v->speed *= powf(1.25f, steps);
+        return;
+    }
+    v->fov = rs_clampf(v->fov * powf(0.9f, steps), 1.0f, 170.0f);
+    v->camera_home = 0;
+    v->dirty = 1;
+}
+
+int rs_viewer_screenshot(RsViewer* v, const char* png_path, const char* hdr_path, RsError* err)
+{
+    if (rs_image_write(png_path, v->width, v->height, NULL, v->rgba, err))
+        return -1;
+    if (!hdr_path)
+        return 0;
+    size_t pixels = pixels_of(v);
+    RsFloat4* film = malloc(pixels * sizeof *film);
+    float* rgb = malloc(pixels * 3 * sizeof *rgb);
+    int status = -1;
+    if (!film || !rgb)
+        rs_error_set(err, "out of memory for a screenshot");
+    else if (v->backend->ops->read_film(v->backend, film, err) == 0) {
+        rs_film_resolve(film, (uint32_t)pixels, rgb);
+        status = rs_image_write(hdr_path, v->width, v->height, rgb, NULL, err);
+    }
+    free(film);
+    free(rgb);
+    return status;
+}
+
+void rs_viewer_camera_json(const RsViewer* v, char* out, size_t size)
+{
+    RsVec3 at = rs_add(v->eye, forward_of(v->yaw, v->pitch));
+    snprintf(out, size,
+             "\"camera\": { \"eye\": [%.6g, %.6g, %.6g], \"look_at\": [%.6g, %.6g, %.6g], \"up\": [0, 1, 0], "
+             "\"fov\": %.6g, \"resolution\": [%u, %u] }",
+             v->eye.x, v->eye.y, v->eye.z, at.x, at.y, at.z, v->fov, v->width, v->height);
+}
+
+int rs_viewer_write_state(const RsViewer* v, const char* path, RsError* err)
+{
+    cJSON* s = cJSON_CreateObject();
+    cJSON_AddNumberToObject(s, "frames", (double)v->frames);
+    cJSON_AddNumberToObject(s, "spp", v->shown_spp);
+    cJSON_AddNumberToObject(s, "width", v->width);
+    cJSON_AddNumberToObject(s, "height", v->height);
+    cJSON_AddNumberToObject(s, "max_depth", v->max_depth);
+    cJSON_AddStringToObject(s, "integrator", rs_integrator_name(v->integrator));
+    cJSON_AddStringToObject(s, "deadray", rs_deadray_name(v->backend->config.deadray));
+    cJSON_AddStringToObject(s, "backend", v->backend->name);
+    cJSON_AddStringToObject(s, "device", v->backend->device);
+    cJSON_AddNumberToObject(s, "exposure", v->display.exposure);
+    cJSON_AddBoolToObject(s, "auto_exposure", v->display.auto_exposure);
+    cJSON_AddNumberToObject(s, "applied_exposure", v->stats.exposure);
+    cJSON_AddBoolToObject(s, "hud", v->hud);
+    cJSON_AddNumberToObject(s, "keys_applied", v->keys_applied);
+    cJSON_AddNumberToObject(s, "screenshots", v->screenshots);
+    cJSON_AddNumberToObject(s, "fps", v->fps);
+    cJSON_AddNumberToObject(s, "mrays_per_s", v->mrays);
+    cJSON* live = cJSON_AddArrayToObject(s, "live_rays");
+    for (uint32_t d = 1; d <= v->max_depth && d <= RS_STATS_DEPTHS; ++d)
+        cJSON_AddItemToArray(live, cJSON_CreateNumber((double)v->last.live_at_depth[d]));
+    cJSON* hist = cJSON_AddArrayToObject(s, "histogram");
+    for (int b = 0; b < RS_HIST_BINS; ++b)
+        cJSON_AddItemToArray(hist, cJSON_CreateNumber(v->stats.histogram[b]));
+    char* text = cJSON_Print(s);
+    cJSON_Delete(s);
+    FILE* f = text ? fopen(path, "w") : NULL;
+    int ok = f && fputs(text, f) >= 0;
+    if (f)
+        ok &= fclose(f) == 0;
+    free(text);
+    return ok ? 0 : rs_error_set(err, "cannot write '%s': %s", path, strerror(errno));
+}
