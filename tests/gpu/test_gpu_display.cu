@@ -1,8 +1,8 @@
 /* test_gpu_display.cu - the display pipeline's GPU kernels (luminance reduction, histogram,
  * tone mapping) against the host versions on random films, including sizes that are not
  * multiples of the block size (gpu suite; exits 77 without a CUDA device). nvcc.
- * Tolerances: log-average 1e-5 relative (float block partials vs one double sum), maximum and
- * counts exact, histogram bins may differ only where log2f rounds across a bin edge (at most
+ * Tolerances: log-average 1e-5 relative (float block partials vs one double sum), maximum
+ * 1e-6 relative (nvcc fuses the luminance's multiply-adds), counts exact, histogram bins may differ only where log2f rounds across a bin edge (at most
  * 1 pixel in 10^4), tone-mapped bytes by at most one level (powf on the GPU vs glibc). */
 #include <math.h>
 #include <stdio.h>
@@ -71,7 +71,8 @@ int main()
             CHECK(g.pixels == c.pixels, "n=%u: %u pixels vs %u", n, g.pixels, c.pixels);
             CHECK(fabs(g.log_average - c.log_average) <= 1e-5 * c.log_average, "n=%u: log-average %.9g vs %.9g", n,
                   g.log_average, c.log_average);
-            CHECK(g.max_luminance == c.max_luminance, "n=%u: max %g vs %g", n, g.max_luminance, c.max_luminance);
+            CHECK(fabsf(g.max_luminance - c.max_luminance) <= 1e-6f * c.max_luminance, "n=%u: max %.9g vs %.9g", n,
+                  g.max_luminance, c.max_luminance);
             CHECK(fabsf(g.exposure - ev) <= 1e-4f, "n=%u: exposure %g vs %g", n, g.exposure, ev);
             uint32_t moved = 0, total = 0;
             for (int b = 0; b < RS_HIST_BINS; ++b) {
