@@ -9,25 +9,18 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../host/file_hash.h"
 #include "../host/thread_pool.h"
 #include "git_commit.h"
 #include "version.h"
 
 void rs_file_hash(const char* path, char* out, size_t size)
 {
-    FILE* f = fopen(path, "rb");
-    if (!f) {
+    uint64_t h;
+    if (rs_file_hash64(path, &h))
         snprintf(out, size, "unreadable");
-        return;
-    }
-    uint64_t h = 0xcbf29ce484222325ull;
-    unsigned char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        for (size_t i = 0; i < n; ++i)
-            h = (h ^ buf[i]) * 0x100000001b3ull;
-    fclose(f);
-    snprintf(out, size, "fnv1a64:%016llx", (unsigned long long)h);
+    else
+        snprintf(out, size, "fnv1a64:%016llx", (unsigned long long)h);
 }
 
 static const char csv_header[] =

@@ -14,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../host/checkpoint.h"
+#include "../host/file_hash.h"
 #include "../host/image_io.h"
 #include "../host/scene_json.h"
 #include "../host/wavefront.h"
@@ -49,6 +51,10 @@ static void render_usage(FILE* f)
             "  --exposure EV         exposure in stops applied before tone mapping (default 0)\n"
             "  --auto-exposure       map the log-average luminance to middle grey (then add --exposure)\n"
             "  --tonemap NAME        clamp | reinhard | aces (default clamp)\n"
+            "  --checkpoint FILE     save the accumulated film there every --checkpoint-every seconds\n"
+            "                        (default 60), at the end and on an interrupt\n"
+            "  --resume FILE         continue from a checkpoint to --spp; the result is bit-identical\n"
+            "                        to a render that never stopped\n"
             "%s",
             rs_common_options_help);
 }
@@ -94,6 +100,24 @@ static void default_output(const char* scene_path, char* out, size_t size)
     const char* dot = strrchr(base, '.');
     int len = dot ? (int)(dot - base) : (int)strlen(base);
     snprintf(out, size, "%.*s.png", len, base);
+}
+
+static int save_checkpoint(RsBackend* backend, const char* path, const RsCheckpointHeader* base, uint32_t done)
+{
+    RsCheckpointHeader h = *base;
+    h.spp_done = done;
+    size_t pixels = (size_t)h.width * h.height;
+    RsFloat4* film = malloc(pixels * sizeof *film);
+    RsError err = {{0}};
+    int status = -1;
+    if (!film)
+        rs_error_set(&err, "out of memory for a checkpoint");
+    else if (backend->ops->read_film(backend, film, &err) == 0)
+        status = rs_checkpoint_save(path, &h, film, &err);
+    if (status)
+        rs_cli_error("%s", err.message);
+    free(film);
+    return status;
 }
 
 /* PNG bytes come from the backend's display pipeline (the viewer's), HDR and PFM from the film. */
@@ -145,6 +169,9 @@ int rs_cmd_render(int argc, char** argv)
     const char* outputs[RS_MAX_OUTPUTS];
     int output_count = 0;
     const char* scene_path = NULL;
+    const char* checkpoint = NULL;
+    const char* resume = NULL;
+    uint64_t checkpoint_every = 60;
 
     for (int i = 0; i < argc; ++i) {
         int missing = 0;
@@ -173,6 +200,13 @@ int rs_cmd_render(int argc, char** argv)
                 rs_cli_error("--tonemap: expected clamp, reinhard or aces, got '%s'", v);
                 return RS_EXIT_USAGE;
             }
+        } else if ((v = rs_cli_value(argc, argv, &i, "--checkpoint", NULL, &missing))) {
+            checkpoint = v;
+        } else if ((v = rs_cli_value(argc, argv, &i, "--resume", NULL, &missing))) {
+            resume = v;
+        } else if ((v = rs_cli_value(argc, argv, &i, "--checkpoint-every", NULL, &missing))) {
+            if (rs_cli_uint("--checkpoint-every", v, 1, 86400 * 365, &checkpoint_every))
+                return RS_EXIT_USAGE;
         } else if (strcmp(argv[i], "--auto-exposure") == 0) {
             display.auto_exposure = 1;
         } else if (missing) {
@@ -211,6 +245,18 @@ int rs_cmd_render(int argc, char** argv)
     }
     RsRenderDesc rd = scene.render;
     rs_common_options_apply(&opt, &rd);
+    RsCheckpointHeader ck;
+    rs_checkpoint_header_init(&ck);
+    ck.width = rd.width;
+    ck.height = rd.height;
+    ck.seed = rd.seed;
+    ck.max_depth = rd.max_depth;
+    ck.integrator = rd.integrator;
+    if ((checkpoint || resume) && rs_file_hash64(scene_path, &ck.scene_hash)) {
+        rs_cli_error("%s: cannot read the scene to fingerprint it for the checkpoint", scene_path);
+        rs_scene_free(&scene);
+        return RS_EXIT_FAILURE;
+    }
 
     int status = RS_EXIT_FAILURE;
     RsBackend* backend = rs_backend_create(&opt.backend, &err);
@@ -230,11 +276,29 @@ int rs_cmd_render(int argc, char** argv)
                 rd.width, rd.height, rd.spp, rs_integrator_name(rd.integrator), rd.max_depth,
                 rs_deadray_name(opt.backend.deadray), backend->device, scene.prims.count);
 
+    uint32_t done = 0;
+    if (resume) {
+        RsCheckpointHeader got;
+        RsFloat4* film = NULL;
+        if (rs_checkpoint_load(resume, &ck, &got, &film, &err) || backend->ops->write_film(backend, film, &err)) {
+            rs_cli_error("%s", err.message);
+            free(film);
+            goto done;
+        }
+        free(film);
+        if (got.spp_done > rd.spp) {
+            rs_cli_error("%s holds %u samples per pixel, more than the %u asked for", resume, got.spp_done, rd.spp);
+            goto done;
+        }
+        done = got.spp_done;
+        if (!opt.quiet)
+            fprintf(stderr, "raystream: resuming from %s at %u of %u spp\n", resume, done, rd.spp);
+    }
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     int tty = isatty(2);
-    double start = now_seconds(), last_report = start;
-    uint32_t done = 0;
+    double start = now_seconds(), last_report = start, last_checkpoint = start;
+    uint32_t first = done;
     for (; done < rd.spp && !interrupted; ++done) {
         if (rs_wavefront_trace(&wf, (uint64_t)done * pixels, pixels, &err)) {
             rs_cli_error("%s (after %u of %u samples per pixel)", err.message, done, rd.spp);
@@ -244,8 +308,13 @@ int rs_cmd_render(int argc, char** argv)
         }
         double now = now_seconds();
         if (!opt.quiet && (now - last_report > (tty ? 0.25 : 5.0) || done + 1 == rd.spp)) {
-            report_progress(done + 1, rd.spp, now - start, &wf.stats, tty);
+            report_progress(done + 1 - first, rd.spp - first, now - start, &wf.stats, tty);
             last_report = now;
+        }
+        if (checkpoint && (now - last_checkpoint >= (double)checkpoint_every || done + 1 == rd.spp)) {
+            if (save_checkpoint(backend, checkpoint, &ck, done + 1))
+                goto done;
+            last_checkpoint = now;
         }
     }
     double elapsed = now_seconds() - start;
@@ -253,6 +322,8 @@ int rs_cmd_render(int argc, char** argv)
         fputc('\n', stderr);
     if (interrupted) {
         fprintf(stderr, "raystream: interrupted after %u of %u samples per pixel\n", done, rd.spp);
+        if (checkpoint && save_checkpoint(backend, checkpoint, &ck, done) == 0)
+            fprintf(stderr, "raystream: saved %s (%u spp); continue with --resume %s\n", checkpoint, done, checkpoint);
         if (done > 0)
             write_outputs(backend, &rd, outputs, output_count, &display, 1, opt.quiet);
         status = RS_EXIT_INTERRUPTED;

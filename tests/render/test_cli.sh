@@ -64,5 +64,45 @@ status=$?
 grep -q "interrupted after" "$tmp/int" || fail "interrupt message: $(cat "$tmp/int")"
 [ ! -e "$tmp/i.png" ] || fail "the final name must not hold a partial image"
 
+# checkpoint and resume: bit-identical to a render that never stopped, also after an interrupt
+small="--width 48 --height 36 --backend cpu --quiet"
+"$rs" render "$scenes/mirrors.json" --spp 8 $small -o "$tmp/full.pfm" || fail "reference render for resume"
+"$rs" render "$scenes/mirrors.json" --spp 3 $small -o "$tmp/part.pfm" --checkpoint "$tmp/ck" || fail "checkpointed render"
+"$rs" render "$scenes/mirrors.json" --spp 8 $small -o "$tmp/resumed.pfm" --resume "$tmp/ck" || fail "resume"
+cmp -s "$tmp/full.pfm" "$tmp/resumed.pfm" || fail "a resumed render differs from an uninterrupted one"
+"$rs" render "$scenes/mirrors.json" --spp 100000 --width 48 --height 36 --backend cpu -o "$tmp/int2.pfm" \
+    --checkpoint "$tmp/ck2" --checkpoint-every 1 2>"$tmp/int2" &
+pid=$!
+sleep 2
+kill -TERM $pid
+wait $pid
+grep -q "continue with --resume" "$tmp/int2" || fail "no checkpoint on interrupt: $(cat "$tmp/int2")"
+done_spp=$(sed -n 's/.*interrupted after \([0-9]*\) of.*/\1/p' "$tmp/int2")
+if [ -n "$done_spp" ] && [ "$done_spp" -gt 0 ]; then
+    target=$((done_spp + 2))
+    "$rs" render "$scenes/mirrors.json" --spp $target $small -o "$tmp/straight.pfm" || fail "straight render"
+    "$rs" render "$scenes/mirrors.json" --spp $target $small -o "$tmp/after.pfm" --resume "$tmp/ck2" || fail "resume after interrupt"
+    cmp -s "$tmp/straight.pfm" "$tmp/after.pfm" || fail "resume after an interrupt at $done_spp spp differs"
+else
+    fail "could not read how far the interrupted render got: $(cat "$tmp/int2")"
+fi
+"$rs" render "$scenes/cornell.json" --spp 8 $small -o "$tmp/x.pfm" --resume "$tmp/ck" 2>"$tmp/e"
+[ $? -eq 1 ] && grep -q "different scene file" "$tmp/e" || fail "resume with another scene: $(cat "$tmp/e")"
+"$rs" render "$scenes/mirrors.json" --spp 8 --width 40 --height 36 --backend cpu -o "$tmp/x.pfm" --resume "$tmp/ck" 2>"$tmp/e"
+[ $? -eq 1 ] && grep -q "made for a 48x36 image" "$tmp/e" || fail "resume at another size: $(cat "$tmp/e")"
+
+# a memory cap traces the frame in many small waves and must not change a bit
+"$rs" render "$scenes/mirrors.json" --spp 3 $small -o "$tmp/uncapped.pfm" || fail "uncapped render"
+"$rs" render "$scenes/mirrors.json" --spp 3 $small -o "$tmp/capped.pfm" --max-memory 64K || fail "capped render"
+cmp -s "$tmp/uncapped.pfm" "$tmp/capped.pfm" || fail "--max-memory 64K changed the image"
+"$rs" render "$scenes/mirrors.json" --spp 1 $small -o "$tmp/tiny.pfm" --max-memory 1K 2>"$tmp/e"
+[ $? -eq 1 ] && grep -q "not enough memory for even one wave" "$tmp/e" || fail "1K cap: $(cat "$tmp/e")"
+
+# absurd requests fail at once with a message
+for bad in "--width 100000" "--height -5" "--spp 0" "--max-depth 0" "--max-memory 0" "--threads 0"; do
+    "$rs" render "$scenes/cornell.json" $bad -o "$tmp/x.png" 2>"$tmp/e"
+    [ $? -eq 2 ] && grep -q "expected" "$tmp/e" || fail "$bad: $(cat "$tmp/e")"
+done
+
 [ $failures -eq 0 ] && echo "test_cli: all checks passed"
 exit $((failures != 0))
