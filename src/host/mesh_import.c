@@ -1,4 +1,17 @@
-/* mesh_import.c - assimp C API to scene triangles (see mesh_import.h). Host C11. */
+/* mesh_import.c - assimp C API to scene triangles (see mesh_import.h). Host C11 (POSIX).
+ *
+ * assimp runs in a child process. Fuzzing found inputs on which assimp 5.2 (Debian 12) aborts
+ * on an internal assertion or loops forever; no check of ours can anticipate all of them, and
+ * "no input file may crash raystream". So the child imports the file and streams materials and
+ * triangles back through a pipe; the parent turns them into scene primitives. A child that dies
+ * by a signal, or does not finish within the import time limit (RAYSTREAM_MESH_TIMEOUT seconds,
+ * default 300), becomes an error message naming the file; raystream itself keeps running.
+ *
+ * Stream records: 'M' name_length name kd[3] ke[3] (a material of the file, numbered in order);
+ * 'T' material_number v0[3] v1[3] v2[3] (a triangle, in the file's own space); 'X' length text
+ * (assimp's error); 'Z' (done).
+ */
+#define _POSIX_C_SOURCE 200809L
 #include "mesh_import.h"
 
 #include <assimp/cimport.h>
@@ -7,33 +20,259 @@
 #include <assimp/scene.h>
 #include <errno.h>
 #include <math.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
-static float clamp01(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x); }
+/* ---- child: assimp to records ---- */
 
-/* The raystream material for the file's material `index`, created on first use. */
-static int32_t file_material(RsScene* scene, const char* path, const struct aiScene* ai, unsigned index,
-                             RsError* err)
+static void put(FILE* out, const void* data, size_t size) { fwrite(data, 1, size, out); }
+
+static void put_u32(FILE* out, uint32_t v) { put(out, &v, sizeof v); }
+
+static void send_error(FILE* out, const char* text)
 {
-    const struct aiMaterial* m = index < ai->mNumMaterials ? ai->mMaterials[index] : NULL;
+    uint32_t n = (uint32_t)strlen(text);
+    put(out, "X", 1);
+    put_u32(out, n);
+    put(out, text, n);
+}
+
+static void send_material(FILE* out, const struct aiMaterial* m)
+{
     struct aiString ai_name;
     const char* name = "default";
     if (m && aiGetMaterialString(m, AI_MATKEY_NAME, &ai_name) == aiReturn_SUCCESS && ai_name.length > 0)
         name = ai_name.data;
-    char full[1024];
-    snprintf(full, sizeof full, "%s#%s", path, name);
-    int32_t existing = rs_scene_find_material(scene, full);
-    if (existing >= 0)
-        return existing;
     struct aiColor4D kd = {0.5f, 0.5f, 0.5f, 1.0f}, ke = {0.0f, 0.0f, 0.0f, 1.0f};
     if (m) {
         aiGetMaterialColor(m, AI_MATKEY_COLOR_DIFFUSE, &kd);
         aiGetMaterialColor(m, AI_MATKEY_COLOR_EMISSIVE, &ke);
     }
-    RsVec3 albedo = rs_vec3(clamp01(kd.r), clamp01(kd.g), clamp01(kd.b));
-    RsVec3 emission = rs_vec3(ke.r > 0.0f ? ke.r : 0.0f, ke.g > 0.0f ? ke.g : 0.0f, ke.b > 0.0f ? ke.b : 0.0f);
+    float colours[6] = {kd.r, kd.g, kd.b, ke.r, ke.g, ke.b};
+    uint32_t n = (uint32_t)strnlen(name, 255);
+    put(out, "M", 1);
+    put_u32(out, n);
+    put(out, name, n);
+    put(out, colours, sizeof colours);
+}
+
+static int child_import(const char* path, FILE* out)
+{
+    const struct aiScene* ai = aiImportFile(path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
+                                                      aiProcess_PreTransformVertices);
+    if (!ai) {
+        send_error(out, aiGetErrorString());
+        return 0;
+    }
+    unsigned materials = ai->mNumMaterials ? ai->mNumMaterials : 1;
+    for (unsigned i = 0; i < materials; ++i)
+        send_material(out, i < ai->mNumMaterials ? ai->mMaterials[i] : NULL);
+    for (unsigned mi = 0; mi < ai->mNumMeshes; ++mi) {
+        const struct aiMesh* mesh = ai->mMeshes[mi];
+        if (!(mesh->mPrimitiveTypes & aiPrimitiveType_TRIANGLE))
+            continue;
+        uint32_t material = mesh->mMaterialIndex < materials ? mesh->mMaterialIndex : 0;
+        for (unsigned f = 0; f < mesh->mNumFaces; ++f) {
+            const struct aiFace* face = &mesh->mFaces[f];
+            if (face->mNumIndices != 3)
+                continue; /* points and lines left over from triangulation */
+            float v[9];
+            int ok = 1;
+            for (int k = 0; k < 3; ++k) {
+                unsigned index = face->mIndices[k];
+                ok &= index < mesh->mNumVertices;
+                if (!ok)
+                    break;
+                const struct aiVector3D* p = &mesh->mVertices[index];
+                v[3 * k] = p->x, v[3 * k + 1] = p->y, v[3 * k + 2] = p->z;
+            }
+            if (!ok)
+                continue; /* an index past the vertex array: skip the face */
+            put(out, "T", 1);
+            put_u32(out, material);
+            put(out, v, sizeof v);
+        }
+    }
+    aiReleaseImport(ai);
+    return 0;
+}
+
+/* ---- parent: records to scene ---- */
+
+typedef struct Reader {
+    int fd;
+    double deadline;
+    unsigned char buf[65536];
+    size_t len, pos;
+    int timed_out;
+} Reader;
+
+static double now_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Reads exactly `size` bytes; 0 on success, -1 on end of stream, error or timeout. */
+static int take(Reader* r, void* out, size_t size)
+{
+    unsigned char* dst = out;
+    while (size > 0) {
+        if (r->pos == r->len) {
+            double left = r->deadline - now_seconds();
+            if (left <= 0.0) {
+                r->timed_out = 1;
+                return -1;
+            }
+            struct pollfd p = {r->fd, POLLIN, 0};
+            int ready = poll(&p, 1, (int)(left * 1000.0) + 1);
+            if (ready < 0 && errno == EINTR)
+                continue;
+            if (ready == 0) {
+                r->timed_out = 1;
+                return -1;
+            }
+            ssize_t got = read(r->fd, r->buf, sizeof r->buf);
+            if (got < 0 && errno == EINTR)
+                continue;
+            if (got <= 0)
+                return -1;
+            r->len = (size_t)got;
+            r->pos = 0;
+        }
+        size_t n = r->len - r->pos < size ? r->len - r->pos : size;
+        memcpy(dst, r->buf + r->pos, n);
+        r->pos += n;
+        dst += n;
+        size -= n;
+    }
+    return 0;
+}
+
+static float clamp01(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : (x == x ? x : 0.0f)); }
+static float non_negative(float x) { return x > 0.0f ? x : 0.0f; } /* NaN -> 0 too */
+
+/* The raystream material for the file's material named `name`, created on first use. */
+static int32_t file_material(RsScene* scene, const char* path, const char* name, const float* c, RsError* err)
+{
+    char full[1024];
+    snprintf(full, sizeof full, "%s#%s", path, name);
+    int32_t existing = rs_scene_find_material(scene, full);
+    if (existing >= 0)
+        return existing;
+    RsVec3 albedo = rs_vec3(clamp01(c[0]), clamp01(c[1]), clamp01(c[2]));
+    RsVec3 emission = rs_vec3(non_negative(c[3]), non_negative(c[4]), non_negative(c[5]));
+    if (!isfinite(emission.x) || !isfinite(emission.y) || !isfinite(emission.z))
+        emission = rs_vec3_splat(0.0f);
     return rs_scene_add_material(scene, full, rs_material_make(RS_MAT_DIFFUSE, albedo, emission, 1.0f, 0), err);
+}
+
+#define RS_MAX_FILE_MATERIALS 65536
+
+static int read_records(Reader* r, RsScene* scene, const char* path, const char* where, const RsTransform* xf,
+                        int32_t material_override, int* done, RsError* err)
+{
+    int32_t* materials = NULL;
+    uint32_t material_count = 0;
+    int status = 0;
+    for (;;) {
+        char tag;
+        if (take(r, &tag, 1))
+            break;
+        if (tag == 'Z') {
+            *done = 1;
+            break;
+        } else if (tag == 'X' || tag == 'M') {
+            uint32_t n;
+            char text[1024];
+            if (take(r, &n, 4) || n >= sizeof text || take(r, text, n))
+                break;
+            text[n] = '\0';
+            if (tag == 'X') {
+                status = rs_error_set(err, "%s: cannot import '%s': %s", where, path, text);
+                break;
+            }
+            float colours[6];
+            if (take(r, colours, sizeof colours) || material_count == RS_MAX_FILE_MATERIALS)
+                break;
+            int32_t* grown = realloc(materials, (material_count + 1) * sizeof *materials);
+            if (!grown) {
+                status = rs_error_set(err, "%s: out of memory importing '%s'", where, path);
+                break;
+            }
+            materials = grown;
+            materials[material_count] = material_override >= 0 ? material_override
+                                                                : file_material(scene, path, text, colours, err);
+            if (materials[material_count++] < 0) {
+                status = -1;
+                break;
+            }
+        } else if (tag == 'T') {
+            uint32_t m;
+            float v[9];
+            if (take(r, &m, 4) || take(r, v, sizeof v))
+                break;
+            if (m >= material_count) {
+                status = rs_error_set(err, "%s: cannot import '%s': a face names material %u of %u", where, path, m,
+                                      material_count);
+                break;
+            }
+            RsVec3 p[3];
+            for (int k = 0; k < 3; ++k) {
+                p[k] = rs_transform_point(xf, rs_vec3(v[3 * k], v[3 * k + 1], v[3 * k + 2]));
+                if (!isfinite(p[k].x) || !isfinite(p[k].y) || !isfinite(p[k].z)) {
+                    status = rs_error_set(err, "%s: '%s' has a vertex that is not a finite number", where, path);
+                    break;
+                }
+            }
+            if (status || rs_scene_add_triangle(scene, p[0], p[1], p[2], (uint32_t)materials[m], err)) {
+                status = -1;
+                break;
+            }
+        } else {
+            status = rs_error_set(err, "%s: internal error: bad record from the import process", where);
+            break;
+        }
+    }
+    free(materials);
+    return status;
+}
+
+/* assimp 5.2's PLY reader can loop forever on a header that never ends; a PLY file must start
+ * with "ply" and declare end_header within its first 64 KiB before assimp sees it (the time
+ * limit would catch it too, but this answers at once and says what is wrong). */
+static int ply_header_ok(FILE* f)
+{
+    enum { HEAD = 65536 };
+    char* head = malloc(HEAD);
+    size_t n = head ? fread(head, 1, HEAD, f) : 0;
+    int ok = n >= 4 && memcmp(head, "ply", 3) == 0 && (head[3] == '\n' || head[3] == '\r');
+    int ended = 0;
+    for (size_t i = 0; ok && !ended && i + 10 <= n; ++i)
+        ended = memcmp(head + i, "end_header", 10) == 0;
+    free(head);
+    return ok && ended;
+}
+
+static int has_extension(const char* path, const char* ext)
+{
+    size_t n = strlen(path), m = strlen(ext);
+    return n >= m && strcasecmp(path + n - m, ext) == 0;
+}
+
+static double import_timeout(void)
+{
+    const char* s = getenv("RAYSTREAM_MESH_TIMEOUT");
+    double t = s ? atof(s) : 0.0;
+    return t > 0.0 ? t : 300.0;
 }
 
 int rs_mesh_import(RsScene* scene, const char* path, const char* where, const RsTransform* xf,
@@ -42,42 +281,65 @@ int rs_mesh_import(RsScene* scene, const char* path, const char* where, const Rs
     FILE* probe = fopen(path, "rb");
     if (!probe)
         return rs_error_set(err, "%s: cannot read '%s': %s", where, path, strerror(errno));
+    int bad_ply = has_extension(path, ".ply") && !ply_header_ok(probe);
     fclose(probe);
+    if (bad_ply)
+        return rs_error_set(err,
+                            "%s: cannot import '%s': not a PLY file (it must start with 'ply' and end its header "
+                            "with end_header)",
+                            where, path);
 
-    const struct aiScene* ai = aiImportFile(path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
-                                                      aiProcess_PreTransformVertices);
-    if (!ai)
-        return rs_error_set(err, "%s: cannot import '%s': %s", where, path, aiGetErrorString());
-    size_t before = scene->prims.count;
-    int status = 0;
-    for (unsigned mi = 0; mi < ai->mNumMeshes && status == 0; ++mi) {
-        const struct aiMesh* mesh = ai->mMeshes[mi];
-        if (!(mesh->mPrimitiveTypes & aiPrimitiveType_TRIANGLE))
-            continue;
-        int32_t material = material_override >= 0 ? material_override
-                                                  : file_material(scene, path, ai, mesh->mMaterialIndex, err);
-        if (material < 0) {
-            status = -1;
-            break;
-        }
-        for (unsigned f = 0; f < mesh->mNumFaces && status == 0; ++f) {
-            const struct aiFace* face = &mesh->mFaces[f];
-            if (face->mNumIndices != 3)
-                continue; /* points and lines left over from triangulation */
-            RsVec3 v[3];
-            for (int k = 0; k < 3; ++k) {
-                const struct aiVector3D* p = &mesh->mVertices[face->mIndices[k]];
-                v[k] = rs_transform_point(xf, rs_vec3(p->x, p->y, p->z));
-                if (!isfinite(v[k].x) || !isfinite(v[k].y) || !isfinite(v[k].z)) {
-                    aiReleaseImport(ai);
-                    return rs_error_set(err, "%s: '%s' has a vertex that is not a finite number (mesh %u, face %u)",
-                                        where, path, mi, f);
-                }
-            }
-            status = rs_scene_add_triangle(scene, v[0], v[1], v[2], (uint32_t)material, err);
-        }
+    int fds[2];
+    if (pipe(fds) != 0)
+        return rs_error_set(err, "%s: cannot start the mesh import: %s", where, strerror(errno));
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return rs_error_set(err, "%s: cannot start the mesh import: %s", where, strerror(errno));
     }
-    aiReleaseImport(ai);
+    if (pid == 0) {
+        /* die plainly on assimp's faults: no inherited crash handlers (a fuzzer's, a debugger's) */
+        int fatal[] = {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+        for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; ++i)
+            signal(fatal[i], SIG_DFL);
+        close(fds[0]);
+        FILE* out = fdopen(fds[1], "wb");
+        if (out) {
+            child_import(path, out);
+            put(out, "Z", 1);
+            fclose(out);
+        }
+        _exit(0); /* no atexit handlers: the parent owns everything else */
+    }
+    close(fds[1]);
+    size_t before = scene->prims.count;
+    double timeout = import_timeout();
+    Reader* r = calloc(1, sizeof *r);
+    int done = 0, status = -1;
+    if (!r) {
+        rs_error_set(err, "%s: out of memory importing '%s'", where, path);
+    } else {
+        r->fd = fds[0];
+        r->deadline = now_seconds() + timeout;
+        status = read_records(r, scene, path, where, xf, material_override, &done, err);
+    }
+    close(fds[0]);
+    if (r && r->timed_out)
+        kill(pid, SIGKILL);
+    int child_status = 0;
+    while (waitpid(pid, &child_status, 0) < 0 && errno == EINTR) {
+    }
+    if (status == 0 && r && r->timed_out)
+        status = rs_error_set(err, "%s: assimp did not finish reading '%s' within %.0f s (a malformed file?)", where,
+                              path, timeout);
+    else if (status == 0 && WIFSIGNALED(child_status))
+        status = rs_error_set(err, "%s: assimp crashed reading '%s' (signal %d): the file is malformed", where, path,
+                              WTERMSIG(child_status));
+    else if (status == 0 && !done)
+        status = rs_error_set(err, "%s: the import of '%s' ended early", where, path);
+    free(r);
     if (status)
         return -1;
     if (scene->prims.count == before)
