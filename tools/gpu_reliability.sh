@@ -3,7 +3,7 @@
 # synccheck over the gpu suite and over one render of each shipped scene with each strategy
 # (payload compaction included); and on the GPU, that a memory cap (many small waves) and a
 # resumed render give images identical to the plain one. Summary on stdout, logs in
-# $OUT/reliability.tar.gz.  Usage: tools/gpu_reliability.sh [ARCH]
+# $OUT/reliability.tar.gz.  Usage: [TOOLS="memcheck ..."] tools/gpu_reliability.sh [ARCH]
 set -u
 arch=${1:-90}
 out=${OUT:-gpu-out}
@@ -25,9 +25,8 @@ run() { # name, command...: a sanitizer run passes with exit 0 and "ERROR SUMMAR
 }
 strategies="flags stencil persistent compact-scan compact-block compact-warp compact-cub"
 count=0
-for tool in memcheck initcheck racecheck synccheck; do
+for tool in ${TOOLS:-memcheck initcheck racecheck synccheck}; do
     san="compute-sanitizer --tool $tool --error-exitcode 9"
-    [ $tool = initcheck ] && san="$san --track-unused-memory no"
     for t in test_gpu_deadray test_gpu_display; do
         run "$tool-$t" $san build-gpu/tests/$t; count=$((count + 1))
     done
