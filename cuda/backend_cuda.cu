@@ -275,13 +275,7 @@ static int cuda_set_frame(RsBackend* base, const RsFrameDesc* f, uint32_t wave_c
     }
     RS_CUDA(&b->ctx, cudaMemsetAsync(b->film, 0, (size_t)pixels * sizeof(RsFloat4), b->stream));
     RS_CUDA(&b->ctx, cudaMemsetAsync(b->counters, 0, RS_CTR_COUNT * sizeof(uint32_t), b->stream));
-    b->kp.camera = f->camera;
-    b->kp.width = f->width;
-    b->kp.height = f->height;
-    b->kp.seed = f->seed;
-    b->kp.max_depth = f->max_depth;
-    b->kp.integrator = f->integrator;
-    b->kp.rr_depth = f->rr_depth;
+    rs_kernel_params_set_frame(&b->kp, f);
     b->kp.film = b->film;
     b->kp.path_radiance = b->path_radiance;
     b->kp.shadows = b->shadows;

@@ -42,17 +42,24 @@ __device__ __forceinline__ void rs_load_run(const uint32_t* keep, const uint32_t
     }
 }
 
+/* Inclusive prefix sum across the 32 lanes of a warp (Hillis-Steele by shuffles). */
+__device__ __forceinline__ uint32_t rs_warp_inclusive_sum(uint32_t x)
+{
+    const uint32_t lane = threadIdx.x & 31u;
+#pragma unroll
+    for (uint32_t d = 1; d < 32; d <<= 1) {
+        uint32_t y = __shfl_up_sync(0xffffffffu, x, d);
+        if (lane >= d)
+            x += y;
+    }
+    return x;
+}
+
 /* Block-wide exclusive sum of one value per thread (warp shuffles, then the warps' totals). */
 __device__ __forceinline__ uint32_t rs_block_exclusive_sum(uint32_t x, uint32_t* warp_totals, uint32_t* total)
 {
     const uint32_t lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
-    uint32_t inclusive = x;
-#pragma unroll
-    for (uint32_t d = 1; d < 32; d <<= 1) {
-        uint32_t y = __shfl_up_sync(0xffffffffu, inclusive, d);
-        if (lane >= d)
-            inclusive += y;
-    }
+    uint32_t inclusive = rs_warp_inclusive_sum(x);
     if (lane == 31)
         warp_totals[warp] = inclusive;
     __syncthreads();
@@ -104,12 +111,7 @@ __global__ void rs_scan_tile_sums(uint32_t* sums, uint32_t tiles, uint32_t* coun
     for (uint32_t chunk = 0; chunk < tiles; chunk += blockDim.x) {
         uint32_t i = chunk + threadIdx.x;
         uint32_t v = i < tiles ? sums[i] : 0u;
-        uint32_t x = v; /* inclusive warp scan by shuffles */
-        for (uint32_t d = 1; d < 32; d <<= 1) {
-            uint32_t y = __shfl_up_sync(0xffffffffu, x, d);
-            if (lane >= d)
-                x += y;
-        }
+        uint32_t x = rs_warp_inclusive_sum(v);
         if (lane == 31)
             warp_totals[warp] = x;
         __syncthreads();
@@ -215,13 +217,7 @@ __global__ void rs_warp_compact(const uint32_t* in, const uint32_t* keep, uint32
         for (int r = 0; r < RS_WARP_ROUNDS; ++r) {
             rs_load_run<4>(keep, in, n, base + r * 128u + lane * 4u, k[r], v[r]);
             uint32_t c = (k[r][0] != 0u) + (k[r][1] != 0u) + (k[r][2] != 0u) + (k[r][3] != 0u);
-            uint32_t inclusive = c;
-#pragma unroll
-            for (uint32_t d = 1; d < 32; d <<= 1) {
-                uint32_t y = __shfl_up_sync(0xffffffffu, inclusive, d);
-                if (lane >= d)
-                    inclusive += y;
-            }
+            uint32_t inclusive = rs_warp_inclusive_sum(c);
             rank[r] = total + inclusive - c; /* round-major: each round's output is contiguous */
             total += __shfl_sync(0xffffffffu, inclusive, 31);
         }

@@ -27,6 +27,17 @@ const char* rs_deadray_list(void)
     return "flags, stencil, persistent, compact-scan, compact-block, compact-warp, compact-cub";
 }
 
+void rs_kernel_params_set_frame(RsKernelParams* kp, const RsFrameDesc* f)
+{
+    kp->camera = f->camera;
+    kp->width = f->width;
+    kp->height = f->height;
+    kp->seed = f->seed;
+    kp->max_depth = f->max_depth;
+    kp->integrator = f->integrator;
+    kp->rr_depth = f->rr_depth;
+}
+
 uint64_t rs_wave_bytes_per_path(RsDeadRay d, int payload)
 {
     uint64_t bytes = RS_RAY_STATE_BYTES_PER_RAY + RS_SHADOW_STATE_BYTES_PER_RAY + 16 /* path radiance */;

@@ -120,6 +120,9 @@ int rs_deadray_is_compaction(RsDeadRay d);
 /* "flags, stencil, ..." for help texts */
 const char* rs_deadray_list(void);
 
+/* Copies a frame's settings into the kernel parameters (both backends do this in set_frame). */
+void rs_kernel_params_set_frame(RsKernelParams* kp, const RsFrameDesc* frame);
+
 /* Bytes of wave buffers per path in flight, for a strategy: what memory planning divides by. */
 uint64_t rs_wave_bytes_per_path(RsDeadRay d, int payload);
 

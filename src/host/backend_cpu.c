@@ -284,13 +284,7 @@ static int cpu_set_frame(RsBackend* base, const RsFrameDesc* f, uint32_t wave_ca
     }
     memset(b->film, 0, (size_t)pixels * sizeof(RsFloat4));
     b->kp.film = b->film;
-    b->kp.camera = f->camera;
-    b->kp.width = f->width;
-    b->kp.height = f->height;
-    b->kp.seed = f->seed;
-    b->kp.max_depth = f->max_depth;
-    b->kp.integrator = f->integrator;
-    b->kp.rr_depth = f->rr_depth;
+    rs_kernel_params_set_frame(&b->kp, f);
     b->kp.wave_paths = 0;
     return 0;
 }

@@ -18,30 +18,14 @@
 #include <algorithm>
 #include <vector>
 
+#include "../test.h"
+#include "cuda_ok.cuh"
+
 #include "../../cuda/deadray_compact.cuh"
 #include "../../cuda/deadray_live.cuh"
 #include "../../cuda/kernels.cuh"
 #include "../../src/kernel/rng.h"
 
-static int failures = 0, checks = 0;
-#define CHECK(cond, ...)                                              \
-    do {                                                              \
-        ++checks;                                                     \
-        if (!(cond)) {                                                \
-            ++failures;                                               \
-            fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, __LINE__, #cond); \
-            fprintf(stderr, __VA_ARGS__);                             \
-            fputc('\n', stderr);                                      \
-        }                                                             \
-    } while (0)
-#define CUDA_OK(call)                                                                          \
-    do {                                                                                       \
-        cudaError_t e_ = (call);                                                               \
-        if (e_ != cudaSuccess) {                                                               \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-            exit(1);                                                                           \
-        }                                                                                      \
-    } while (0)
 
 static std::vector<uint32_t> random_keep(uint32_t n, double fill, uint32_t seed)
 {
@@ -229,9 +213,5 @@ int main()
     test_compaction();
     test_counts();
     test_stencil_and_persistent();
-    if (failures)
-        fprintf(stderr, "test_gpu_deadray: %d of %d checks failed\n", failures, checks);
-    else
-        printf("test_gpu_deadray: all %d checks passed\n", checks);
-    return failures ? 1 : 0;
+    return rs_test_finish("test_gpu_deadray");
 }

@@ -11,30 +11,14 @@
 
 #include <vector>
 
+#include "../test.h"
+#include "cuda_ok.cuh"
+
 #include "../../cuda/display.cuh"
 extern "C" {
 #include "../../src/host/display_cpu.h"
 }
 
-static int failures = 0, checks = 0;
-#define CHECK(cond, ...)                                                                  \
-    do {                                                                                  \
-        ++checks;                                                                         \
-        if (!(cond)) {                                                                    \
-            ++failures;                                                                   \
-            fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, __LINE__, #cond);      \
-            fprintf(stderr, __VA_ARGS__);                                                 \
-            fputc('\n', stderr);                                                          \
-        }                                                                                 \
-    } while (0)
-#define CUDA_OK(call)                                                                              \
-    do {                                                                                           \
-        cudaError_t e_ = (call);                                                                   \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
 
 int main()
 {
@@ -88,9 +72,5 @@ int main()
         rs_display_scratch_free(&s);
         cudaFree(d_film);
     }
-    if (failures)
-        fprintf(stderr, "test_gpu_display: %d of %d checks failed\n", failures, checks);
-    else
-        printf("test_gpu_display: all %d checks passed\n", checks);
-    return failures ? 1 : 0;
+    return rs_test_finish("test_gpu_display");
 }
