@@ -25,10 +25,10 @@ RS_FN float rs_safe_rcp(float x) { return 1.0f / (fabsf(x) > 1e-20f ? x : copysi
 
 RS_FN RsVec3 rs_safe_inverse(RsVec3 d) { return rs_vec3(rs_safe_rcp(d.x), rs_safe_rcp(d.y), rs_safe_rcp(d.z)); }
 
-RS_FN int rs_leaf_closest(const RsSceneView* s, uint32_t first, uint32_t count, RsVec3 o,
-                          RsVec3 d, float tmin, RsHit* hit)
+/* Shrinks hit->t to the nearest primitive of the leaf, if any is nearer. */
+RS_FN void rs_leaf_closest(const RsSceneView* s, uint32_t first, uint32_t count, RsVec3 o, RsVec3 d, float tmin,
+                           RsHit* hit)
 {
-    int found = 0;
     for (uint32_t i = first; i < first + count; ++i) {
         float t, u, v;
         if (rs_intersect_prim(&s->prims[i], o, d, tmin, hit->t, &t, &u, &v)) {
@@ -36,10 +36,8 @@ RS_FN int rs_leaf_closest(const RsSceneView* s, uint32_t first, uint32_t count, 
             hit->u = u;
             hit->v = v;
             hit->prim = i;
-            found = 1;
         }
     }
-    return found;
 }
 
 RS_FN int rs_leaf_any(const RsSceneView* s, uint32_t first, uint32_t count, RsVec3 o, RsVec3 d,

@@ -38,13 +38,6 @@
 #  define RS_DEVICE_CODE 0
 #endif
 
-/* restrict is a keyword in C99 and an extension (__restrict__) in C++ and CUDA. */
-#if defined(__cplusplus)
-#  define RS_RESTRICT __restrict__
-#else
-#  define RS_RESTRICT restrict
-#endif
-
 typedef struct RsFloat4 {
     RS_ALIGNAS(16) float x;
     float y, z, w;
