@@ -106,9 +106,6 @@ void rs_bench_meta_device(BenchMeta* m, const RsBackend* backend)
     }
 }
 
-static const char* const stage_keys[RS_STAGE_COUNT] = {"generate", "extend", "shade", "connect", "drop_dead",
-                                                       "accumulate"};
-
 void rs_bench_meta_result(BenchMeta* m, const char* scene, const char* integrator, const char* deadray, int payload,
                           uint32_t depth, uint32_t width, uint32_t height, uint32_t spp, double ms_median,
                           double ms_min, double ms_max, const RsTraceStats* s, const double* stage_ms)
@@ -146,7 +143,7 @@ void rs_bench_meta_result(BenchMeta* m, const char* scene, const char* integrato
     cJSON_AddNumberToObject(r, "readback_bytes_per_frame", (double)s->readback_bytes);
     cJSON* st = cJSON_AddObjectToObject(r, "stage_ms");
     for (int k = 0; k < RS_STAGE_COUNT; ++k)
-        cJSON_AddNumberToObject(st, stage_keys[k], stage_ms[k]);
+        cJSON_AddNumberToObject(st, rs_stage_name((RsStage)k), stage_ms[k]);
     cJSON_AddItemToArray(m->results, r);
 
     if (m->csv) {

@@ -25,8 +25,12 @@ int rs_cmd_info(int argc, char** argv)
     printf("CUDA backend: %s (architectures: %s)\n", rs_cuda_built() ? "built" : "not built",
            rs_cuda_built() ? RS_CUDA_ARCHS : "-");
     printf("CPU: %u processors\n", rs_cpu_count());
-    printf("RayState: %d fields, %d bytes per ray; shadow queue %d bytes per ray\n", RS_RAY_STATE_FIELD_COUNT,
-           (int)RS_RAY_STATE_BYTES_PER_RAY, (int)RS_SHADOW_STATE_BYTES_PER_RAY);
+    static const char* const fields[] = RS_RAY_STATE_FIELD_NAMES;
+    printf("RayState: %d bytes per ray in %d 16-byte fields (", (int)RS_RAY_STATE_BYTES_PER_RAY,
+           RS_RAY_STATE_FIELD_COUNT);
+    for (int i = 0; i < RS_RAY_STATE_FIELD_COUNT; ++i)
+        printf("%s%s", i ? ", " : "", fields[i]);
+    printf("); shadow queue %d bytes in %d fields\n", (int)RS_SHADOW_STATE_BYTES_PER_RAY, RS_SHADOW_STATE_FIELD_COUNT);
     printf("dead-ray strategies: %s\n", rs_deadray_list());
     char cuda[8192];
     rs_cuda_describe(cuda, sizeof cuda);

@@ -183,7 +183,8 @@ int rs_viewer_key(RsViewer* v, int key, RsError* err)
     RsVec3 f = forward_of(v->yaw, v->pitch);
     RsVec3 right = rs_normalize(rs_cross(f, rs_vec3(0.0f, 1.0f, 0.0f)));
     int moved = 1;
-    int camera_home = strchr("wsadeq", key) && key ? 0 : v->camera_home;
+    int moves_camera = key > 0 && key < 128 && strchr("wsadeq", key) != NULL;
+    int camera_home = moves_camera ? 0 : v->camera_home;
     switch (key) {
     case 'w': v->eye = rs_madd(v->eye, f, v->speed); break;
     case 's': v->eye = rs_madd(v->eye, f, -v->speed); break;

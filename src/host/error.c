@@ -20,5 +20,3 @@ void rs_error_clear(RsError* err)
     if (err)
         err->message[0] = '\0';
 }
-
-int rs_error_is_set(const RsError* err) { return err && err->message[0] != '\0'; }

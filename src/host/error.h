@@ -16,6 +16,5 @@ typedef struct RsError {
 /* printf-style; ignored if a message is already set. Returns -1 for `return rs_error_set(...)`. */
 int rs_error_set(RsError* err, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 void rs_error_clear(RsError* err);
-int rs_error_is_set(const RsError* err);
 
 #endif /* RS_HOST_ERROR_H */
