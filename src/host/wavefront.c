@@ -92,7 +92,9 @@ static int trace_wave(RsWavefront* wf, uint64_t first_path, uint32_t paths, RsEr
     RS_TIMED(RS_STAGE_GENERATE, ops->generate(b, first_path, paths, err));
     wf->stats.camera_rays += paths;
     uint32_t live = paths;
-    for (uint32_t depth = 1; depth <= wf->frame.max_depth && live != 0; ++depth) {
+    /* max_depth + 1: a path whose last vertex is specular traces one more segment, for emission
+     * only (stage_shade.h); shade ends every path there. */
+    for (uint32_t depth = 1; depth <= wf->frame.max_depth + 1 && live != 0; ++depth) {
         add_depth(wf->stats.live_at_depth, depth, live);
         if (depth > 1)
             wf->stats.bounce_rays += live;

@@ -5,6 +5,9 @@
  * child boxes stored in the parent, intersects leaf children at once, descends into the
  * nearer interior child and pushes the farther one. The builder (src/host/bvh_build.c)
  * guarantees a depth below RS_BVH_MAX_DEPTH, so the fixed stack cannot overflow.
+ *
+ * Hits are accepted for 0 < t < tmax. `skip` is a primitive that is never reported: the
+ * triangle a ray leaves (surface.h explains why), RS_NO_HIT for none.
  */
 #ifndef RS_KERNEL_BVH_TRAVERSE_H
 #define RS_KERNEL_BVH_TRAVERSE_H
@@ -26,12 +29,12 @@ RS_FN float rs_safe_rcp(float x) { return 1.0f / (fabsf(x) > 1e-20f ? x : copysi
 RS_FN RsVec3 rs_safe_inverse(RsVec3 d) { return rs_vec3(rs_safe_rcp(d.x), rs_safe_rcp(d.y), rs_safe_rcp(d.z)); }
 
 /* Shrinks hit->t to the nearest primitive of the leaf, if any is nearer. */
-RS_FN void rs_leaf_closest(const RsSceneView* s, uint32_t first, uint32_t count, RsVec3 o, RsVec3 d, float tmin,
+RS_FN void rs_leaf_closest(const RsSceneView* s, uint32_t first, uint32_t count, RsVec3 o, RsVec3 d, uint32_t skip,
                            RsHit* hit)
 {
     for (uint32_t i = first; i < first + count; ++i) {
         float t, u, v;
-        if (rs_intersect_prim(&s->prims[i], o, d, tmin, hit->t, &t, &u, &v)) {
+        if (i != skip && rs_intersect_prim(&s->prims[i], o, d, 0.0f, hit->t, &t, &u, &v)) {
             hit->t = t;
             hit->u = u;
             hit->v = v;
@@ -41,11 +44,11 @@ RS_FN void rs_leaf_closest(const RsSceneView* s, uint32_t first, uint32_t count,
 }
 
 RS_FN int rs_leaf_any(const RsSceneView* s, uint32_t first, uint32_t count, RsVec3 o, RsVec3 d,
-                      float tmin, float tmax)
+                      uint32_t skip, float tmax)
 {
     for (uint32_t i = first; i < first + count; ++i) {
         float t, u, v;
-        if (rs_intersect_prim(&s->prims[i], o, d, tmin, tmax, &t, &u, &v))
+        if (i != skip && rs_intersect_prim(&s->prims[i], o, d, 0.0f, tmax, &t, &u, &v))
             return 1;
     }
     return 0;
@@ -53,21 +56,21 @@ RS_FN int rs_leaf_any(const RsSceneView* s, uint32_t first, uint32_t count, RsVe
 
 /* Returns 1 only when an any-hit query is answered; closest hits just shrink hit->t. */
 RS_FN int rs_visit_leaf(const RsSceneView* s, uint32_t first, uint32_t count, RsVec3 o, RsVec3 d,
-                        float tmin, int any, RsHit* hit)
+                        uint32_t skip, int any, RsHit* hit)
 {
     if (any) {
-        if (rs_leaf_any(s, first, count, o, d, tmin, hit->t)) {
+        if (rs_leaf_any(s, first, count, o, d, skip, hit->t)) {
             hit->prim = first; /* any primitive of the leaf: callers only ask "blocked?" */
             return 1;
         }
         return 0;
     }
-    rs_leaf_closest(s, first, count, o, d, tmin, hit);
+    rs_leaf_closest(s, first, count, o, d, skip, hit);
     return 0;
 }
 
 /* Shared loop; `any` selects shadow-ray semantics (stop at the first hit). */
-RS_FN int rs_traverse(const RsSceneView* s, RsVec3 o, RsVec3 d, float tmin, float tmax, int any,
+RS_FN int rs_traverse(const RsSceneView* s, RsVec3 o, RsVec3 d, float tmax, uint32_t skip, int any,
                       RsHit* hit)
 {
     hit->t = tmax;
@@ -85,17 +88,17 @@ RS_FN int rs_traverse(const RsSceneView* s, RsVec3 o, RsVec3 d, float tmin, floa
         const RsBvhNode* n = &s->nodes[node];
         RsFloat4 lo_l = n->lo_left, hi_l = n->hi_left, lo_r = n->lo_right, hi_r = n->hi_right;
         float t_l, t_r;
-        int hit_l = rs_intersect_box(lo_l, hi_l, inv_d, o_inv, tmin, hit->t, &t_l);
-        int hit_r = rs_intersect_box(lo_r, hi_r, inv_d, o_inv, tmin, hit->t, &t_r);
+        int hit_l = rs_intersect_box(lo_l, hi_l, inv_d, o_inv, 0.0f, hit->t, &t_l);
+        int hit_r = rs_intersect_box(lo_r, hi_r, inv_d, o_inv, 0.0f, hit->t, &t_r);
         uint32_t ref_l = rs_float_as_uint(lo_l.w), ref_r = rs_float_as_uint(hi_l.w);
         uint32_t count_l = rs_float_as_uint(lo_r.w), count_r = rs_float_as_uint(hi_r.w);
         if (hit_l && count_l != 0) {
-            if (rs_visit_leaf(s, ref_l, count_l, o, d, tmin, any, hit))
+            if (rs_visit_leaf(s, ref_l, count_l, o, d, skip, any, hit))
                 return 1;
             hit_l = 0;
         }
         if (hit_r && count_r != 0) {
-            if (rs_visit_leaf(s, ref_r, count_r, o, d, tmin, any, hit))
+            if (rs_visit_leaf(s, ref_r, count_r, o, d, skip, any, hit))
                 return 1;
             hit_r = 0;
         }
@@ -117,16 +120,15 @@ RS_FN int rs_traverse(const RsSceneView* s, RsVec3 o, RsVec3 d, float tmin, floa
     return hit->prim != RS_NO_HIT;
 }
 
-RS_FN int rs_trace_closest(const RsSceneView* s, RsVec3 o, RsVec3 d, float tmin, float tmax,
-                           RsHit* hit)
+RS_FN int rs_trace_closest(const RsSceneView* s, RsVec3 o, RsVec3 d, float tmax, uint32_t skip, RsHit* hit)
 {
-    return rs_traverse(s, o, d, tmin, tmax, 0, hit);
+    return rs_traverse(s, o, d, tmax, skip, 0, hit);
 }
 
-RS_FN int rs_trace_any(const RsSceneView* s, RsVec3 o, RsVec3 d, float tmin, float tmax)
+RS_FN int rs_trace_any(const RsSceneView* s, RsVec3 o, RsVec3 d, float tmax, uint32_t skip)
 {
     RsHit hit;
-    return rs_traverse(s, o, d, tmin, tmax, 1, &hit);
+    return rs_traverse(s, o, d, tmax, skip, 1, &hit);
 }
 
 #endif /* RS_KERNEL_BVH_TRAVERSE_H */

@@ -1,7 +1,8 @@
 /* intersect.h - ray against triangle, sphere and box; surface normals and safe ray offsets.
  *
  * Shared header (gcc C11, g++, nvcc). Ray directions are unit length everywhere in raystream
- * (the sphere test relies on it). A hit is accepted for tmin < t < tmax.
+ * (the sphere test relies on it). A hit is accepted for tmin < t < tmax. Points on surfaces,
+ * normals and the offsets of rays that leave them are surface.h's business.
  */
 #ifndef RS_KERNEL_INTERSECT_H
 #define RS_KERNEL_INTERSECT_H
@@ -94,34 +95,6 @@ RS_FN int rs_intersect_box(RsFloat4 lo, RsFloat4 hi, RsVec3 inv_d, RsVec3 o_inv,
     float tfar = rs_minf(rs_minf(rs_maxf(tx0, tx1), rs_maxf(ty0, ty1)), rs_minf(rs_maxf(tz0, tz1), tmax));
     *t_enter = tnear;
     return tnear <= tfar;
-}
-
-/* Geometric normal of a hit, not normalised for triangles' winding: front face is where
- * cross(e1, e2) points, spheres face outwards. */
-RS_FN RsVec3 rs_prim_normal(const RsPrim* p, RsVec3 hit_point)
-{
-    if (rs_prim_type(p) == RS_PRIM_SPHERE)
-        return rs_scale(rs_sub(hit_point, rs_xyz(p->a)), 1.0f / p->b.x);
-    return rs_normalize(rs_cross(rs_xyz(p->b), rs_xyz(p->c)));
-}
-
-/* How far to push a new ray's origin off the surface it starts on, along the normal.
- * Floating-point error of the computed hit point grows with the magnitudes involved: for a
- * triangle with the coordinates, for a sphere with |o - c| + r (the sphere test works on
- * those differences). A few ulps of that magnitude (2^-21 ~ 4.8e-7, i.e. 8 ulps of float)
- * is a conservative bound that keeps large walls from shadowing themselves. */
-RS_FN float rs_prim_offset(const RsPrim* p, RsVec3 hit_point)
-{
-    float scale = rs_max_abs_component(hit_point);
-    if (rs_prim_type(p) == RS_PRIM_SPHERE)
-        scale += rs_max_abs_component(rs_xyz(p->a)) + p->b.x;
-    return 4.76837158e-7f * (1.0f + scale);
-}
-
-/* A point offset from the surface to the side the new direction leaves on. */
-RS_FN RsVec3 rs_offset_origin(RsVec3 p, RsVec3 n, float offset, RsVec3 dir)
-{
-    return rs_madd(p, n, rs_dot(n, dir) >= 0.0f ? offset : -offset);
 }
 
 #endif /* RS_KERNEL_INTERSECT_H */

@@ -11,15 +11,14 @@
 
 #include "intersect.h"
 #include "sampling.h"
+#include "surface.h"
 
 typedef struct RsLightSample {
-    RsVec3 dir;       /* unit, from the shading point towards the light */
-    float dist;       /* distance to the sampled point; infinity for the environment */
-    float tmax;       /* how far a shadow ray may go without hitting the light itself */
-    RsVec3 radiance;  /* emitted radiance arriving along -dir */
-    float pdf;        /* solid-angle density, selection included */
-    RsVec3 normal;    /* at the light point (unused for the environment) */
-    uint32_t prim;    /* emitting primitive, RS_LIGHT_ENVIRONMENT for the sky */
+    RsVec3 dir;           /* unit, from the shading point towards the light */
+    RsVec3 radiance;      /* emitted radiance arriving along -dir */
+    float pdf;            /* solid-angle density, selection included */
+    int at_infinity;      /* the environment: a direction, no point */
+    RsSurfacePoint point; /* the sampled point on an area light, with its error bound */
 } RsLightSample;
 
 RS_FN RsVec3 rs_env_radiance(const RsEnvironment* env, RsVec3 dir)
@@ -70,7 +69,8 @@ RS_FN uint32_t rs_light_pick(const RsSceneView* s, float u)
     return lo;
 }
 
-/* Returns 0 if there is no light or the sampled point sends nothing towards `from`. */
+/* Returns 0 if there is no light or the sampled point sends nothing towards `from`. The shadow
+ * ray towards ls->point is made by rs_spawn_ray_to (surface.h), which keeps it off both ends. */
 RS_FN int rs_light_sample(const RsSceneView* s, RsVec3 from, float u_pick, float u1, float u2,
                           RsLightSample* ls)
 {
@@ -79,39 +79,32 @@ RS_FN int rs_light_sample(const RsSceneView* s, RsVec3 from, float u_pick, float
     RsFloat4 light = s->lights[rs_light_pick(s, u_pick)];
     uint32_t prim_index = rs_float_as_uint(light.x);
     float select_pdf = light.z;
-    ls->prim = prim_index;
     if (prim_index == RS_LIGHT_ENVIRONMENT) {
+        ls->at_infinity = 1;
         ls->dir = rs_sample_uniform_sphere(u1, u2);
-        ls->dist = RS_INFINITY;
-        ls->tmax = RS_INFINITY;
         ls->radiance = rs_env_radiance(&s->env, ls->dir);
         ls->pdf = select_pdf * RS_INV_4PI;
-        ls->normal = rs_neg(ls->dir);
         return !rs_is_black(ls->radiance);
     }
+    ls->at_infinity = 0;
     const RsPrim* p = &s->prims[prim_index];
-    RsVec3 point;
     if (rs_prim_type(p) == RS_PRIM_SPHERE) {
         RsVec3 unit = rs_sample_uniform_sphere(u1, u2);
-        point = rs_madd(rs_xyz(p->a), unit, p->b.x);
-        ls->normal = unit;
+        ls->point = rs_surface_on_sphere(p, prim_index, rs_madd(rs_xyz(p->a), unit, p->b.x));
     } else {
         float b1, b2;
         rs_sample_triangle(u1, u2, &b1, &b2);
-        point = rs_add(rs_xyz(p->a), rs_add(rs_scale(rs_xyz(p->b), b1), rs_scale(rs_xyz(p->c), b2)));
-        ls->normal = rs_normalize(rs_cross(rs_xyz(p->b), rs_xyz(p->c)));
+        ls->point = rs_surface_on_triangle(p, prim_index, b1, b2);
     }
-    RsVec3 to = rs_sub(point, from);
+    RsVec3 to = rs_sub(ls->point.p, from);
     float dist2 = rs_dot(to, to);
     if (!(dist2 > 0.0f))
         return 0;
-    ls->dist = sqrtf(dist2);
-    ls->tmax = ls->dist - 2.0f * rs_prim_offset(p, point);
-    ls->dir = rs_scale(to, 1.0f / ls->dist);
-    float cos_l = fabsf(rs_dot(ls->normal, ls->dir));
+    ls->dir = rs_scale(to, 1.0f / sqrtf(dist2));
+    float cos_l = fabsf(rs_dot(ls->point.n, ls->dir));
     if (cos_l <= 0.0f)
         return 0;
-    ls->radiance = rs_emitted(&s->materials[rs_prim_material(p)], ls->normal, rs_neg(ls->dir));
+    ls->radiance = rs_emitted(&s->materials[rs_prim_material(p)], ls->point.n, rs_neg(ls->dir));
     ls->pdf = select_pdf / light.w * dist2 / cos_l;
     return !rs_is_black(ls->radiance);
 }

@@ -13,9 +13,9 @@
 #ifndef RS_KERNEL_RAY_STATE_FIELDS_H
 #define RS_KERNEL_RAY_STATE_FIELDS_H
 
-#define RS_RAY_STATE_FIELDS(X)                                                                  \
-    X(RsFloat4, origin,     "origin.xyz | tmin")                                                \
-    X(RsFloat4, direction,  "direction.xyz (unit) | tmax")                                      \
+#define RS_RAY_STATE_FIELDS(X) \
+    X(RsFloat4, origin,     "origin.xyz | primitive it leaves, never hit (bits; RS_NO_HIT: none)") \
+    X(RsFloat4, direction,  "direction.xyz (unit) | tmax") \
     X(RsFloat4, throughput, "throughput.rgb | pdf of the BSDF sample that made this ray (0: camera ray or delta lobe)") \
     X(RsUint4,  path,       "slot (stable path id) | pixel | depth (segments traced) | rng key") \
     X(RsFloat4, hit,        "t | u | v | primitive index bits (RS_NO_HIT: the ray escaped)")

@@ -8,9 +8,9 @@
 #ifndef RS_KERNEL_SHADOW_STATE_FIELDS_H
 #define RS_KERNEL_SHADOW_STATE_FIELDS_H
 
-#define RS_SHADOW_STATE_FIELDS(X)                                                               \
-    X(RsFloat4, origin,       "origin.xyz | tmin")                                              \
-    X(RsFloat4, direction,    "direction.xyz (unit) | tmax")                                    \
+#define RS_SHADOW_STATE_FIELDS(X) \
+    X(RsFloat4, origin,       "origin.xyz | primitive it leaves, never hit (bits; RS_NO_HIT: none)") \
+    X(RsFloat4, direction,    "direction.xyz (unit) | tmax") \
     X(RsFloat4, contribution, "radiance to add if unoccluded .rgb | path slot bits")
 
 #endif /* RS_KERNEL_SHADOW_STATE_FIELDS_H */

@@ -14,7 +14,7 @@ RS_FN void rs_stage_connect(const RsKernelParams* kp, uint32_t index)
 {
     RsFloat4 o = kp->shadows.origin[index];
     RsFloat4 d = kp->shadows.direction[index];
-    if (rs_trace_any(&kp->scene, rs_xyz(o), rs_xyz(d), o.w, d.w))
+    if (rs_trace_any(&kp->scene, rs_xyz(o), rs_xyz(d), d.w, rs_float_as_uint(o.w)))
         return;
     RsFloat4 c = kp->shadows.contribution[index];
     uint32_t slot = rs_float_as_uint(c.w);

@@ -25,7 +25,7 @@ RS_FN void rs_stage_generate(const RsKernelParams* kp, uint32_t slot)
     rs_camera_ray(&kp->camera, film_x, film_y, kp->width, kp->height, rs_rng(key, 0, RS_DIM_LENS_U),
                   rs_rng(key, 0, RS_DIM_LENS_V), &origin, &dir);
 
-    kp->rays.origin[slot] = rs_pack(origin, 0.0f);
+    kp->rays.origin[slot] = rs_pack(origin, rs_uint_as_float(RS_NO_HIT)); /* leaves no primitive */
     kp->rays.direction[slot] = rs_pack(dir, RS_INFINITY);
     kp->rays.throughput[slot] = rs_float4(1.0f, 1.0f, 1.0f, 0.0f);
     kp->rays.path[slot] = rs_uint4(slot, pixel, 1u, key);

@@ -6,11 +6,19 @@
  * next segment or end the path. The return value says, exactly once per ray, whether the path
  * continues; how a dead ray is dropped is none of this file's business (DESIGN.md section 2).
  *
- * Depth (DESIGN.md section 3): path.z counts ray segments traced, the camera ray being 1; a
- * path is traced up to max_depth segments, with next-event estimation at every hit, so
- * max_depth = 1 is camera rays with direct light only and max_depth = d allows d - 1
- * reflections. That is pbrt-v4's `maxdepth` = d and Mitsuba 3's `max_depth` = d + 1 (Mitsuba
- * counts the final segment to the light too).
+ * Depth (DESIGN.md section 3): path.z counts ray segments traced, the camera ray being 1. A path
+ * has next-event estimation at each of its first max_depth hits, so max_depth = 1 is camera
+ * rays with direct light only and max_depth = d allows d - 1 reflections; light arrives along
+ * paths of up to d + 1 segments, by NEE or by a BSDF-sampled ray that hits an emitter. At a
+ * specular (delta) vertex NEE is impossible, so when the last vertex is a mirror or glass the
+ * path traces one more segment, depth d + 1, for emission only: it adds what it hits and ends.
+ * pbrt-v4 and Mitsuba 3 do the same (they count emission one vertex past the last NEE), which
+ * keeps the documented equivalence exact: raystream max_depth d = pbrt-v4 `maxdepth` d =
+ * Mitsuba 3 `max_depth` d + 1, whatever the materials.
+ *
+ * Hit points and the rays leaving them come from surface.h: p from the primitive (not
+ * origin + t dir), origins pushed past p's rounding error, shadow rays that stop short of the
+ * light, and origin.w naming the triangle a ray leaves so traversal skips it.
  *
  * path integrator: NEE and BSDF sampling combined with the power heuristic (Veach 1997). At the
  * last vertex no continuation ray will be traced, so NEE there takes the full weight instead
@@ -41,23 +49,32 @@ RS_FN void rs_add_path_radiance(const RsKernelParams* kp, uint32_t slot, RsVec3 
     kp->path_radiance[slot] = rs_float4(sum.x + l.x, sum.y + l.y, sum.z + l.z, sum.w);
 }
 
-/* Next-event estimation from point p. Returns 1 and fills *shadow when there is light to test. */
-RS_FN int rs_shade_next_event(const RsKernelParams* kp, const RsMaterial* mat, RsVec3 p, RsVec3 n,
-                              float offset, RsVec3 wo, RsVec3 throughput, uint32_t key,
-                              uint32_t depth, int use_mis, uint32_t slot, RsShadowRow* shadow)
+/* Next-event estimation from surface point sp. Returns 1 and fills *shadow when there is light
+ * to test. */
+RS_FN int rs_shade_next_event(const RsKernelParams* kp, const RsMaterial* mat, const RsSurfacePoint* sp, RsVec3 wo,
+                              RsVec3 throughput, uint32_t key, uint32_t depth, int use_mis, uint32_t slot,
+                              RsShadowRow* shadow)
 {
     RsLightSample ls;
-    if (!rs_light_sample(&kp->scene, p, rs_rng(key, depth, RS_DIM_LIGHT_PICK),
+    if (!rs_light_sample(&kp->scene, sp->p, rs_rng(key, depth, RS_DIM_LIGHT_PICK),
                          rs_rng(key, depth, RS_DIM_LIGHT_U), rs_rng(key, depth, RS_DIM_LIGHT_V), &ls))
         return 0;
     float bsdf_pdf;
-    RsVec3 f = rs_bsdf_eval(mat, n, wo, ls.dir, &bsdf_pdf);
+    RsVec3 f = rs_bsdf_eval(mat, sp->n, wo, ls.dir, &bsdf_pdf);
     if (rs_is_black(f))
         return 0;
     float weight = use_mis ? rs_power_heuristic(ls.pdf, bsdf_pdf) : 1.0f;
     RsVec3 contribution = rs_scale(rs_mul(rs_mul(throughput, f), ls.radiance), weight / ls.pdf);
-    shadow->origin = rs_pack(rs_offset_origin(p, n, offset, ls.dir), 0.0f);
-    shadow->direction = rs_pack(ls.dir, ls.tmax);
+    RsSpawnedRay ray;
+    if (ls.at_infinity) {
+        ray.o = rs_spawn_origin(sp, ls.dir);
+        ray.dir = ls.dir;
+        ray.tmax = RS_INFINITY;
+    } else {
+        ray = rs_spawn_ray_to(sp, &ls.point);
+    }
+    shadow->origin = rs_pack(ray.o, rs_uint_as_float(sp->skip));
+    shadow->direction = rs_pack(ray.dir, ray.tmax);
     shadow->contribution = rs_pack(contribution, rs_uint_as_float(slot));
     return 1;
 }
@@ -86,31 +103,32 @@ RS_FN uint32_t rs_stage_shade(const RsKernelParams* kp, uint32_t row, RsShadowRo
 
     const RsPrim* prim = &scene->prims[prim_index];
     const RsMaterial* mat = &scene->materials[rs_prim_material(prim)];
-    RsVec3 p = rs_madd(rs_xyz(origin4), dir, hit4.x);
-    RsVec3 n = rs_prim_normal(prim, p);
+    RsSurfacePoint sp = rs_surface_at_hit(prim, prim_index, rs_xyz(origin4), dir, hit4);
     RsVec3 wo = rs_neg(dir);
 
-    RsVec3 emitted = rs_emitted(mat, n, wo);
+    RsVec3 emitted = rs_emitted(mat, sp.n, wo);
     if (!rs_is_black(emitted)) {
         float weight = 1.0f;
         if (is_path && prev_pdf > 0.0f)
-            weight = rs_power_heuristic(prev_pdf, rs_light_pdf_prim(prim, rs_xyz(origin4), p, n));
+            weight = rs_power_heuristic(prev_pdf, rs_light_pdf_prim(prim, rs_xyz(origin4), sp.p, sp.n));
         rs_add_path_radiance(kp, slot, rs_scale(rs_mul(throughput, emitted), weight));
     }
+    if (depth > kp->max_depth) /* the emission-only segment after a specular last vertex */
+        return RS_SHADE_TERMINATE;
 
-    float offset = rs_prim_offset(prim, p);
-    int is_last = depth >= kp->max_depth;
+    int is_last = depth == kp->max_depth;
     int delta = rs_bsdf_is_delta(mat);
     uint32_t result = RS_SHADE_TERMINATE;
-    if (!delta && rs_shade_next_event(kp, mat, p, n, offset, wo, throughput, key, depth,
-                                      is_path && !is_last, slot, shadow))
+    if (!delta && rs_shade_next_event(kp, mat, &sp, wo, throughput, key, depth, is_path && !is_last, slot, shadow))
         result |= RS_SHADE_SHADOW;
 
-    if (is_last || (!is_path && !delta))
+    /* Whitted ends at diffuse surfaces; at the last vertex only a specular one goes on (for
+     * emission only), since NEE has already taken the full weight of a diffuse one. */
+    if (!delta && (is_last || !is_path))
         return result;
 
     RsBsdfSample bs;
-    if (!rs_bsdf_sample(mat, n, wo, rs_rng(key, depth, RS_DIM_BSDF_U), rs_rng(key, depth, RS_DIM_BSDF_V),
+    if (!rs_bsdf_sample(mat, sp.n, wo, rs_rng(key, depth, RS_DIM_BSDF_U), rs_rng(key, depth, RS_DIM_BSDF_V),
                         rs_rng(key, depth, RS_DIM_BSDF_LOBE), &bs))
         return result;
     throughput = rs_mul(throughput, bs.weight);
@@ -121,7 +139,7 @@ RS_FN uint32_t rs_stage_shade(const RsKernelParams* kp, uint32_t row, RsShadowRo
         throughput = rs_scale(throughput, 1.0f / survive);
     }
 
-    kp->rays.origin[row] = rs_pack(rs_offset_origin(p, n, offset, bs.wi), 0.0f);
+    kp->rays.origin[row] = rs_pack(rs_spawn_origin(&sp, bs.wi), rs_uint_as_float(sp.skip));
     kp->rays.direction[row] = rs_pack(bs.wi, RS_INFINITY);
     kp->rays.throughput[row] = rs_pack(throughput, bs.pdf);
     kp->rays.path[row] = rs_uint4(slot, path.y, (path.z & ~RS_PATH_DEPTH_MASK) | (depth + 1), key);

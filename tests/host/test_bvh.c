@@ -117,11 +117,11 @@ static void check_traversal(const RsScene* s, const char* what, uint32_t seed)
         uint32_t prim;
         float t_ref = brute_force(&v, o, d, tmax, &prim);
         RsHit hit;
-        int found = rs_trace_closest(&v, o, d, 0.0f, tmax, &hit);
+        int found = rs_trace_closest(&v, o, d, tmax, RS_NO_HIT, &hit);
         hits += found;
         if (found != (prim != RS_NO_HIT) || (found && hit.t != t_ref))
             ++mismatched;
-        if (rs_trace_any(&v, o, d, 0.0f, tmax) != (prim != RS_NO_HIT))
+        if (rs_trace_any(&v, o, d, tmax, RS_NO_HIT) != (prim != RS_NO_HIT))
             ++any_wrong;
     }
     CHECK(mismatched == 0, "%s: %d of 4000 closest hits differ from brute force", what, mismatched);

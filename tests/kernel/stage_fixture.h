@@ -73,7 +73,7 @@ static inline void fixture_free(Fixture* f)
 /* Writes a ray into row `row` as generate or a previous shade would have. */
 static inline void fixture_ray(Fixture* f, uint32_t row, RsVec3 o, RsVec3 d, uint32_t depth, RsVec3 throughput, float pdf)
 {
-    f->kp.rays.origin[row] = rs_pack(o, 0.0f);
+    f->kp.rays.origin[row] = rs_pack(o, rs_uint_as_float(RS_NO_HIT));
     f->kp.rays.direction[row] = rs_pack(rs_normalize(d), RS_INFINITY);
     f->kp.rays.throughput[row] = rs_pack(throughput, pdf);
     f->kp.rays.path[row] = rs_uint4(row, row % 32, depth, 12345u + row);

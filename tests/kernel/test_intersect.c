@@ -5,6 +5,7 @@
 #include "../../src/kernel/bvh_traverse.h"
 #include "../../src/kernel/rng.h"
 #include "../../src/kernel/sampling.h"
+#include "../../src/kernel/surface.h"
 #include "../test.h"
 
 static void test_triangle(void)
@@ -92,13 +93,12 @@ static void test_sphere_walls(void)
             double exact = sphere_distance(od, dd, centres[w], 1e5, 1);
             if (exact < 300.0) /* inside the room; grazing hits thousands of units away lose more */
                 CHECK_NEAR(t, exact, 0.01);
-            RsVec3 p = rs_madd(o, d, t);
-            RsVec3 n = rs_prim_normal(&wall, p);
+            RsSurfacePoint sp = rs_surface_at_hit(&wall, 0, o, d, rs_float4(t, u, v, 0.0f));
             /* leave the wall into the room along a random direction */
             RsVec3 out = rs_sample_uniform_sphere(rs_rng(key, 1, 0), rs_rng(key, 1, 1));
-            if (rs_dot(out, n) > 0.0f)
+            if (rs_dot(out, sp.n) > 0.0f)
                 out = rs_neg(out); /* the room is inside the sphere: away from the outward normal */
-            RsVec3 start = rs_offset_origin(p, n, rs_prim_offset(&wall, p), out);
+            RsVec3 start = rs_spawn_origin(&sp, out);
             float t2;
             if (rs_intersect_prim(&wall, start, out, 0.0f, INFINITY, &t2, &u, &v) && t2 < 1.0f)
                 ++self_hits;

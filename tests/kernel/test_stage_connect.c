@@ -5,7 +5,7 @@
 
 static void shadow(Fixture* f, uint32_t i, RsVec3 o, RsVec3 d, float tmax, RsVec3 c, uint32_t slot)
 {
-    f->kp.shadows.origin[i] = rs_pack(o, 0.0f);
+    f->kp.shadows.origin[i] = rs_pack(o, rs_uint_as_float(RS_NO_HIT));
     f->kp.shadows.direction[i] = rs_pack(rs_normalize(d), tmax);
     f->kp.shadows.contribution[i] = rs_pack(c, rs_uint_as_float(slot));
 }

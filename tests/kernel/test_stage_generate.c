@@ -31,7 +31,7 @@ int main(void)
         RsFloat4 r = f.kp.path_radiance[slot];
         CHECK(r.x == 0.0f && r.y == 0.0f && r.z == 0.0f, "slot %u: radiance not cleared", slot);
         RsFloat4 o = f.kp.rays.origin[slot], d = f.kp.rays.direction[slot];
-        CHECK(o.x == 0.0f && o.y == 1.0f && o.z == 5.0f && o.w == 0.0f, "slot %u: origin", slot);
+        CHECK(o.x == 0.0f && o.y == 1.0f && o.z == 5.0f && rs_float_as_uint(o.w) == RS_NO_HIT, "slot %u: origin (a camera ray leaves no primitive)", slot);
         CHECK(fabsf(sqrtf(d.x * d.x + d.y * d.y + d.z * d.z) - 1.0f) < 1e-6f && d.w == INFINITY, "slot %u: direction",
               slot);
         /* project back onto the image plane at distance 1 and find the pixel */
