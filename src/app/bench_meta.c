@@ -131,10 +131,12 @@ void rs_bench_meta_result(BenchMeta* m, const char* scene, const char* integrato
     cJSON_AddNumberToObject(mr, "bounce", bounce);
     cJSON_AddNumberToObject(mr, "shadow", shadow);
     cJSON_AddNumberToObject(mr, "total", camera + bounce + shadow);
+    /* depth + 1 entries: the last counts the emission-only segments after a specular last
+     * vertex (src/kernel/stage_shade.h) */
     cJSON* live = cJSON_AddArrayToObject(r, "live_rays");
     cJSON* fraction = cJSON_AddArrayToObject(r, "live_fraction");
     cJSON* shadows = cJSON_AddArrayToObject(r, "shadow_rays");
-    for (uint32_t d = 1; d <= depth && d <= RS_STATS_DEPTHS; ++d) {
+    for (uint32_t d = 1; d <= depth + 1 && d <= RS_STATS_DEPTHS; ++d) {
         cJSON_AddItemToArray(live, cJSON_CreateNumber((double)s->live_at_depth[d]));
         cJSON_AddItemToArray(fraction, cJSON_CreateNumber(
                                            s->camera_rays ? (double)s->live_at_depth[d] / (double)s->camera_rays : 0));
@@ -151,7 +153,7 @@ void rs_bench_meta_result(BenchMeta* m, const char* scene, const char* integrato
                 payload, depth, width, height, spp, ms_median, ms_min, ms_max, 1000.0 / ms_median, camera, bounce,
                 shadow, camera + bounce + shadow);
         for (int col = 0; col < 3; ++col) { /* ';'-separated per-bounce lists */
-            for (uint32_t d = 1; d <= depth && d <= RS_STATS_DEPTHS; ++d) {
+            for (uint32_t d = 1; d <= depth + 1 && d <= RS_STATS_DEPTHS; ++d) {
                 if (col == 0)
                     fprintf(m->csv, "%s%llu", d > 1 ? ";" : "", (unsigned long long)s->live_at_depth[d]);
                 else if (col == 1)

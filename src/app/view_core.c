@@ -320,7 +320,7 @@ int rs_viewer_write_state(const RsViewer* v, const char* path, RsError* err)
     cJSON_AddNumberToObject(s, "fps", v->fps);
     cJSON_AddNumberToObject(s, "mrays_per_s", v->mrays);
     cJSON* live = cJSON_AddArrayToObject(s, "live_rays");
-    for (uint32_t d = 1; d <= v->max_depth && d <= RS_STATS_DEPTHS; ++d)
+    for (uint32_t d = 1; d <= v->max_depth + 1 && d <= RS_STATS_DEPTHS; ++d) /* + emission-only */
         cJSON_AddItemToArray(live, cJSON_CreateNumber((double)v->last.live_at_depth[d]));
     cJSON* hist = cJSON_AddArrayToObject(s, "histogram");
     for (int b = 0; b < RS_HIST_BINS; ++b)

@@ -65,7 +65,8 @@ for r in results:
     check(set(r["stage_ms"]) == {"generate", "extend", "shade", "connect", "drop_dead", "accumulate"}, "stage_ms")
     check(r["ms_min"] <= r["ms_median"] <= r["ms_max"], "min <= median <= max")
     live = r["live_rays"]
-    check(len(live) == r["depth"], f"live_rays has {len(live)} entries for depth {r['depth']}")
+    # depth + 1 entries: the last is the emission-only segment after a specular last vertex
+    check(len(live) == r["depth"] + 1, f"live_rays has {len(live)} entries for depth {r['depth']}")
     check(live[0] == w * h * spp, f"live rays at bounce 1: {live[0]}, expected {w * h * spp}")
     if r["integrator"] == "whitted":
         check(all(b <= a for a, b in zip(live, live[1:])), f"whitted live rays grow: {live}")

@@ -41,7 +41,7 @@ def check_state(state, label):
     check(state["integrator"] == "whitted", f"{label}: integrator {state['integrator']} after key i")
     check(state["exposure"] == 0.5, f"{label}: exposure {state['exposure']} after key b")
     check(state["spp"] > 0 and state["frames"] > 5, f"{label}: spp {state['spp']}, frames {state['frames']}")
-    check(len(state["live_rays"]) == 4 and state["live_rays"][0] > 0, f"{label}: live rays {state['live_rays']}")
+    check(len(state["live_rays"]) == 5 and state["live_rays"][0] > 0, f"{label}: live rays {state['live_rays']}")
     check(sum(state["histogram"]) > 0, f"{label}: empty histogram")
 
 

@@ -1,0 +1,54 @@
+/* self_hit_probe_kernel.cu - runs tests/kernel/self_hit_probe.h on the GPU for
+ * test_gpu_self_hits.c. nvcc. */
+#include "cuda_ok.cuh"
+#include "self_hit_probe_kernel.h"
+
+#include "../kernel/self_hit_probe.h"
+
+__global__ void probe_kernel(RsKernelParams kp, uint32_t spp, uint32_t* counts)
+{
+    uint32_t pixels = kp.width * kp.height;
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= pixels * spp)
+        return;
+    uint32_t local[PROBE_COUNT] = {0};
+    rs_probe_path(&kp, i % pixels, i / pixels, local);
+    for (int k = 0; k < PROBE_COUNT; ++k)
+        if (local[k])
+            atomicAdd(&counts[k], local[k]);
+}
+
+template <typename T> static T* upload(const T* host, uint32_t count)
+{
+    T* device = NULL;
+    if (count == 0)
+        return NULL;
+    CUDA_OK(cudaMalloc(&device, count * sizeof(T)));
+    CUDA_OK(cudaMemcpy(device, host, count * sizeof(T), cudaMemcpyHostToDevice));
+    return device;
+}
+
+extern "C" void gpu_probe_paths(const RsKernelParams* host_kp, uint32_t spp, uint32_t counts[PROBE_COUNT])
+{
+    RsKernelParams kp = *host_kp;
+    RsBvhNode* nodes = upload(kp.scene.nodes, kp.scene.node_count);
+    RsPrim* prims = upload(kp.scene.prims, kp.scene.prim_count);
+    RsMaterial* materials = upload(kp.scene.materials, kp.scene.material_count);
+    RsFloat4* lights = upload(kp.scene.lights, kp.scene.light_count);
+    kp.scene.nodes = nodes;
+    kp.scene.prims = prims;
+    kp.scene.materials = materials;
+    kp.scene.lights = lights;
+    uint32_t* d_counts;
+    CUDA_OK(cudaMalloc(&d_counts, PROBE_COUNT * sizeof(uint32_t)));
+    CUDA_OK(cudaMemset(d_counts, 0, PROBE_COUNT * sizeof(uint32_t)));
+    uint32_t n = kp.width * kp.height * spp;
+    probe_kernel<<<(n + 127) / 128, 128>>>(kp, spp, d_counts);
+    CUDA_OK(cudaGetLastError());
+    CUDA_OK(cudaMemcpy(counts, d_counts, PROBE_COUNT * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaFree(d_counts));
+    CUDA_OK(cudaFree(nodes));
+    CUDA_OK(cudaFree(prims));
+    CUDA_OK(cudaFree(materials));
+    CUDA_OK(cudaFree(lights));
+}

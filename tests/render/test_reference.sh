@@ -1,0 +1,21 @@
+#!/bin/sh
+# test_reference.sh - raystream agrees with Mitsuba 3 within noise (render suite).
+#
+#   test_reference.sh RAYSTREAM SOURCE_ROOT BUILD_DIR
+#
+# tools/compare_reference.py --check on the shipped scenes at depths 2 and 8 (depth 2 is where a
+# specular last vertex matters most), CPU backend, 128x128 at 512 spp, two seeds a side. Needs the
+# environment of tools/setup_reference.sh (tools/setup.sh makes it); without it the test is
+# skipped, unless RAYSTREAM_REQUIRE_REFERENCE=1 (as in CI), which makes that a failure.
+raystream=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+root=$2 build=$(cd "$3" && pwd)
+py="$root/.venv-reference/bin/python"
+if ! "$py" -c 'import mitsuba, numpy' 2>/dev/null; then
+    echo "no Mitsuba environment in $root/.venv-reference (run tools/setup_reference.sh)"
+    [ "${RAYSTREAM_REQUIRE_REFERENCE:-0}" = 1 ] && exit 1
+    exit 77
+fi
+cd "$root" || exit 1
+exec "$py" tools/compare_reference.py --check --raystream "$raystream" --cache "$build/reference-cache" \
+    --backend cpu --width 128 --height 128 --spp 512 --depths 2,8 \
+    scenes/cornell.json scenes/diffuse.json scenes/mirrors.json scenes/reflect-23k.json
