@@ -73,6 +73,38 @@ RS_FN float rs_uint_as_float(uint32_t u)
 #endif
 }
 
+/* One rounding each, never fused into an FMA. nvcc contracts a * b + c into an fma by default,
+ * and it may decide differently in two kernels that inline the same function (the persistent
+ * loop against a plain launch), which would break the bit-identity of the dead-ray strategies
+ * wherever a result feeds a discrete choice; gcc on x86-64 never contracts. Used where the
+ * rounding is part of the algorithm: surface.h's error bounds and ray offsets. */
+RS_FN float rs_mul_rn(float a, float b)
+{
+#if RS_DEVICE_CODE
+    return __fmul_rn(a, b);
+#else
+    return a * b;
+#endif
+}
+
+RS_FN float rs_add_rn(float a, float b)
+{
+#if RS_DEVICE_CODE
+    return __fadd_rn(a, b);
+#else
+    return a + b;
+#endif
+}
+
+RS_FN float rs_sub_rn(float a, float b)
+{
+#if RS_DEVICE_CODE
+    return __fsub_rn(a, b);
+#else
+    return a - b;
+#endif
+}
+
 RS_FN float rs_minf(float a, float b) { return a < b ? a : b; }
 RS_FN float rs_maxf(float a, float b) { return a > b ? a : b; }
 RS_FN float rs_clampf(float x, float lo, float hi) { return rs_minf(rs_maxf(x, lo), hi); }

@@ -57,15 +57,37 @@ typedef struct RsSurfacePoint {
 
 RS_FN RsVec3 rs_vabs(RsVec3 a) { return rs_vec3(fabsf(a.x), fabsf(a.y), fabsf(a.z)); }
 
+/* Vector arithmetic with one rounding per operation (compat.h, rs_mul_rn): the error bounds
+ * below count roundings, and the same point must come out bit for bit in every kernel. */
+RS_FN RsVec3 rs_add_v_rn(RsVec3 a, RsVec3 b)
+{
+    return rs_vec3(rs_add_rn(a.x, b.x), rs_add_rn(a.y, b.y), rs_add_rn(a.z, b.z));
+}
+
+RS_FN RsVec3 rs_sub_v_rn(RsVec3 a, RsVec3 b)
+{
+    return rs_vec3(rs_sub_rn(a.x, b.x), rs_sub_rn(a.y, b.y), rs_sub_rn(a.z, b.z));
+}
+
+RS_FN RsVec3 rs_scale_rn(RsVec3 a, float s) { return rs_vec3(rs_mul_rn(a.x, s), rs_mul_rn(a.y, s), rs_mul_rn(a.z, s)); }
+
+RS_FN float rs_dot_rn(RsVec3 a, RsVec3 b)
+{
+    return rs_add_rn(rs_add_rn(rs_mul_rn(a.x, b.x), rs_mul_rn(a.y, b.y)), rs_mul_rn(a.z, b.z));
+}
+
 /* Point of triangle `prim` at barycentrics (b1, b2) of its edges e1, e2. */
 RS_FN RsSurfacePoint rs_surface_on_triangle(const RsPrim* prim, uint32_t index, float b1, float b2)
 {
     RsVec3 v0 = rs_xyz(prim->a), e1 = rs_xyz(prim->b), e2 = rs_xyz(prim->c);
-    RsVec3 t1 = rs_scale(e1, b1), t2 = rs_scale(e2, b2);
+    RsVec3 t1 = rs_scale_rn(e1, b1), t2 = rs_scale_rn(e2, b2);
     RsSurfacePoint s;
-    s.p = rs_add(v0, rs_add(t1, t2));
-    s.error = rs_scale(rs_add(rs_vabs(v0), rs_add(rs_vabs(t1), rs_vabs(t2))), rs_gamma(3));
-    s.n = rs_normalize(rs_cross(e1, e2));
+    s.p = rs_add_v_rn(v0, rs_add_v_rn(t1, t2));
+    s.error = rs_scale_rn(rs_add_v_rn(rs_vabs(v0), rs_add_v_rn(rs_vabs(t1), rs_vabs(t2))), rs_gamma(3));
+    RsVec3 n = rs_vec3(rs_sub_rn(rs_mul_rn(e1.y, e2.z), rs_mul_rn(e1.z, e2.y)),
+                       rs_sub_rn(rs_mul_rn(e1.z, e2.x), rs_mul_rn(e1.x, e2.z)),
+                       rs_sub_rn(rs_mul_rn(e1.x, e2.y), rs_mul_rn(e1.y, e2.x)));
+    s.n = rs_scale_rn(n, 1.0f / sqrtf(rs_dot_rn(n, n))); /* scene.c drops zero-area triangles */
     s.prim = index;
     s.skip = index;
     return s;
@@ -76,13 +98,13 @@ RS_FN RsSurfacePoint rs_surface_on_sphere(const RsPrim* prim, uint32_t index, Rs
 {
     RsVec3 c = rs_xyz(prim->a);
     float r = prim->b.x;
-    RsVec3 local = rs_sub(near, c);
-    float len = rs_length(local);
+    RsVec3 local = rs_sub_v_rn(near, c);
+    float len = sqrtf(rs_dot_rn(local, local));
     RsSurfacePoint s;
-    s.n = len > 0.0f ? rs_scale(local, 1.0f / len) : rs_vec3(0.0f, 1.0f, 0.0f);
-    local = rs_scale(s.n, r);
-    s.p = rs_add(c, local);
-    s.error = rs_add(rs_scale(rs_vabs(local), rs_gamma(5)), rs_scale(rs_vabs(s.p), rs_gamma(1)));
+    s.n = len > 0.0f ? rs_scale_rn(local, 1.0f / len) : rs_vec3(0.0f, 1.0f, 0.0f);
+    local = rs_scale_rn(s.n, r);
+    s.p = rs_add_v_rn(c, local);
+    s.error = rs_add_v_rn(rs_scale_rn(rs_vabs(local), rs_gamma(5)), rs_scale_rn(rs_vabs(s.p), rs_gamma(1)));
     s.prim = index;
     s.skip = RS_NO_HIT;
     return s;
@@ -92,7 +114,7 @@ RS_FN RsSurfacePoint rs_surface_on_sphere(const RsPrim* prim, uint32_t index, Rs
 RS_FN RsSurfacePoint rs_surface_at_hit(const RsPrim* prim, uint32_t index, RsVec3 o, RsVec3 d, RsFloat4 hit)
 {
     if (rs_prim_type(prim) == RS_PRIM_SPHERE)
-        return rs_surface_on_sphere(prim, index, rs_madd(o, d, hit.x));
+        return rs_surface_on_sphere(prim, index, rs_add_v_rn(o, rs_scale_rn(d, hit.x)));
     return rs_surface_on_triangle(prim, index, hit.y, hit.z);
 }
 
@@ -115,9 +137,9 @@ RS_FN float rs_next_float(float x, float sign)
  * (a plane y = 0 built from exact zeros) strictly off the plane. */
 RS_FN RsVec3 rs_spawn_origin(const RsSurfacePoint* s, RsVec3 w)
 {
-    float d = rs_dot(rs_vabs(s->n), s->error);
-    RsVec3 out = rs_dot(s->n, w) >= 0.0f ? s->n : rs_neg(s->n);
-    RsVec3 o = rs_madd(s->p, out, d);
+    float d = rs_dot_rn(rs_vabs(s->n), s->error);
+    RsVec3 out = rs_dot_rn(s->n, w) >= 0.0f ? s->n : rs_neg(s->n);
+    RsVec3 o = rs_add_v_rn(s->p, rs_scale_rn(out, d));
     return rs_vec3(rs_next_float(o.x, out.x), rs_next_float(o.y, out.y), rs_next_float(o.z, out.z));
 }
 
@@ -130,12 +152,12 @@ typedef struct RsSpawnedRay {
 RS_FN RsSpawnedRay rs_spawn_ray_to(const RsSurfacePoint* from, const RsSurfacePoint* to)
 {
     RsSpawnedRay r;
-    r.o = rs_spawn_origin(from, rs_sub(to->p, from->p));
-    RsVec3 end = rs_spawn_origin(to, rs_sub(r.o, to->p));
-    RsVec3 d = rs_sub(end, r.o);
-    float dist = rs_length(d);
-    r.dir = dist > 0.0f ? rs_scale(d, 1.0f / dist) : d;
-    r.tmax = dist * (1.0f - RS_SHADOW_EPSILON);
+    r.o = rs_spawn_origin(from, rs_sub_v_rn(to->p, from->p));
+    RsVec3 end = rs_spawn_origin(to, rs_sub_v_rn(r.o, to->p));
+    RsVec3 d = rs_sub_v_rn(end, r.o);
+    float dist = sqrtf(rs_dot_rn(d, d));
+    r.dir = dist > 0.0f ? rs_scale_rn(d, 1.0f / dist) : d;
+    r.tmax = rs_mul_rn(dist, 1.0f - RS_SHADOW_EPSILON);
     return r;
 }
 
