@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "accel_upload.cuh"
 #include "cuda_buffers.cuh"
 #include "cuda_check.cuh"
 #include "deadray_compact.cuh"
@@ -34,7 +35,7 @@ typedef struct RsCudaBackend {
     RsCompactMethod method;
 
     /* scene (device copies) */
-    RsBvhNode* nodes;
+    RsCudaAccel accel;
     RsPrim* prims;
     RsMaterial* materials;
     RsFloat4* lights;
@@ -198,7 +199,7 @@ static void cuda_destroy(RsBackend* base)
         if (b->marks[i].stop)
             cudaEventDestroy(b->marks[i].stop);
     }
-    cudaFree(b->nodes);
+    rs_cuda_accel_free(&b->accel);
     cudaFree(b->prims);
     cudaFree(b->materials);
     cudaFree(b->lights);
@@ -223,13 +224,14 @@ static int cuda_set_scene(RsBackend* base, const RsSceneView* scene, RsError* er
 {
     RsCudaBackend* b = cuda_backend(base);
     enter(b, "scene upload", err);
-    if (upload(b, &b->nodes, scene->nodes, scene->node_count) ||
-        upload(b, &b->prims, scene->prims, scene->prim_count) ||
+    rs_cuda_accel_free(&b->accel);
+    RS_CUDA(&b->ctx, rs_cuda_accel_upload(&scene->accel, &b->accel));
+    if (upload(b, &b->prims, scene->prims, scene->prim_count) ||
         upload(b, &b->materials, scene->materials, scene->material_count) ||
         upload(b, &b->lights, scene->lights, scene->light_count))
         return -1;
     b->kp.scene = *scene;
-    b->kp.scene.nodes = b->nodes;
+    b->kp.scene.accel = b->accel.view;
     b->kp.scene.prims = b->prims;
     b->kp.scene.materials = b->materials;
     b->kp.scene.lights = b->lights;

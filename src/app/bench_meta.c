@@ -78,7 +78,12 @@ void rs_bench_meta_scene(BenchMeta* m, const char* path, const RsScene* scene)
     cJSON_AddStringToObject(s, "file", path);
     cJSON_AddStringToObject(s, "hash", hash);
     cJSON_AddNumberToObject(s, "primitives", (double)scene->prims.count);
-    cJSON_AddNumberToObject(s, "bvh_nodes", scene->node_count);
+    const RsAccelStats* a = &scene->accel.stats;
+    cJSON_AddStringToObject(s, "accel", rs_accel_name(scene->accel.view.kind));
+    cJSON_AddNumberToObject(s, "accel_nodes", a->nodes);
+    cJSON_AddNumberToObject(s, "accel_bytes", (double)a->bytes);
+    cJSON_AddNumberToObject(s, "accel_build_seconds", a->build_seconds);
+    cJSON_AddNumberToObject(s, "sah_cost", a->sah_cost);
     cJSON_AddItemToArray(m->scenes, s);
 }
 

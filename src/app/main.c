@@ -18,7 +18,7 @@ static void usage(FILE* f)
             "  view SCENE             interactive progressive viewer (SDL2 window, or --headless)\n"
             "  bench                  FPS per depth for every dead-ray strategy, ray statistics\n"
             "  bench-compact          stream-compaction micro-benchmark (GPU)\n"
-            "  info                   version, build and devices\n"
+            "  info [SCENE]           version, build and devices; acceleration structures over SCENE\n"
             "  help COMMAND           options of a command (same as COMMAND --help)\n"
             "\n"
             "Example: raystream render scenes/cornell.json -o cornell.png --spp 64\n",

@@ -17,6 +17,10 @@ const char rs_common_options_help[] =
     "                        flags, stencil, persistent, compact-scan, compact-block,\n"
     "                        compact-warp, compact-cub (CUDA only)\n"
     "  --payload             compaction moves whole ray rows instead of an index list\n"
+    "  --accel NAME          acceleration structure: bvh8 (default), bvh2 or grid\n"
+    "  --sbvh                BVHs with spatial splits (Stich et al. 2009): slower to build,\n"
+    "                        fewer overlapping boxes where triangles are long and thin\n"
+    "  --sah-bins N          SAH bins per axis when building a BVH, 2..64 (default 32)\n"
     "  --threads N           CPU backend worker threads (default: one per processor)\n"
     "  --max-memory SIZE     cap on wave-buffer memory, e.g. 64M; frames are traced in waves\n"
     "  --quiet               no progress output\n";
@@ -26,6 +30,7 @@ void rs_common_options_init(RsCommonOptions* o)
     memset(o, 0, sizeof *o);
     o->backend.kind = RS_BACKEND_AUTO;
     o->backend.deadray = RS_DEADRAY_STENCIL; /* ties or beats flags in every benchmark case */
+    o->accel = rs_accel_options_default();
 }
 
 int rs_common_option(int argc, char** argv, int* i, RsCommonOptions* o)
@@ -39,6 +44,17 @@ int rs_common_option(int argc, char** argv, int* i, RsCommonOptions* o)
         o->quiet = 1;
     } else if (strcmp(arg, "--payload") == 0) {
         o->backend.payload = 1;
+    } else if (strcmp(arg, "--sbvh") == 0) {
+        o->accel.spatial_splits = 1;
+    } else if (VALUE("--accel", NULL)) {
+        if (rs_accel_parse(v, &o->accel.kind)) {
+            rs_cli_error("--accel: unknown acceleration structure '%s' (expected one of: %s)", v, rs_accel_list());
+            return -1;
+        }
+    } else if (VALUE("--sah-bins", NULL)) {
+        if (rs_cli_uint("--sah-bins", v, 2, 64, &n))
+            return -1;
+        o->accel.bins = (uint32_t)n;
     } else if (VALUE("--spp", NULL)) {
         if (rs_cli_uint("--spp", v, 1, 1u << 20, &n))
             return -1;
@@ -64,6 +80,7 @@ int rs_common_option(int argc, char** argv, int* i, RsCommonOptions* o)
         if (rs_cli_uint("--threads", v, 1, 1024, &n))
             return -1;
         o->backend.threads = (uint32_t)n;
+        o->accel.threads = (uint32_t)n;
     } else if (VALUE("--max-memory", NULL)) {
         if (rs_cli_size("--max-memory", v, &o->backend.memory_limit))
             return -1;

@@ -1,5 +1,5 @@
 /* options.h - the options every rendering subcommand shares (render, bench, view): scene
- * overrides, backend and dead-ray strategy, threads, memory cap.
+ * overrides, backend and dead-ray strategy, acceleration structure, threads, memory cap.
  *
  * Host C11, application layer.
  */
@@ -11,6 +11,7 @@
 
 typedef struct RsCommonOptions {
     RsBackendConfig backend;
+    RsAccelOptions accel;
     /* 0 (or unset) = take the scene file's value */
     uint32_t width, height, spp, max_depth, seed;
     int seed_set, integrator_set;

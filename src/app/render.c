@@ -239,7 +239,7 @@ int rs_cmd_render(int argc, char** argv)
         }
     }
     RsScene scene;
-    if (rs_scene_load_json(scene_path, &scene, &err)) {
+    if (rs_scene_load_json(scene_path, &opt.accel, &scene, &err)) {
         rs_cli_error("%s", err.message);
         return RS_EXIT_FAILURE;
     }

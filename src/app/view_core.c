@@ -72,7 +72,7 @@ int rs_viewer_open(RsViewer* v, const char* scene_path, const RsCommonOptions* o
     memset(v, 0, sizeof *v);
     v->messages = stdout;
     v->options = *options;
-    if (rs_scene_load_json(scene_path, &v->scene, err))
+    if (rs_scene_load_json(scene_path, &options->accel, &v->scene, err))
         return -1;
     v->view = rs_scene_view(&v->scene);
     RsRenderDesc rd = v->scene.render;
@@ -89,10 +89,7 @@ int rs_viewer_open(RsViewer* v, const char* scene_path, const RsCommonOptions* o
     v->home_yaw = atan2f(f.x, -f.z);
     v->home_pitch = asinf(rs_clampf(f.y, -1.0f, 1.0f));
     v->home_fov = c->fov_degrees;
-    const RsBvhNode* root = &v->scene.nodes[0];
-    RsVec3 lo = rs_vmin(rs_xyz(root->lo_left), rs_xyz(root->lo_right));
-    RsVec3 hi = rs_vmax(rs_xyz(root->hi_left), rs_xyz(root->hi_right));
-    v->speed = 0.02f * rs_length(rs_sub(hi, lo));
+    v->speed = 0.02f * rs_length(rs_sub(v->scene.bounds_hi, v->scene.bounds_lo));
     v->eye = v->home_eye;
     v->yaw = v->home_yaw;
     v->pitch = v->home_pitch;

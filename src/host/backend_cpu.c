@@ -135,7 +135,8 @@ static void flush_shadows(RsCpuBackend* b, ShadowBatch* sb)
 static int run_one(RsCpuBackend* b, LiveStage stage, uint32_t row, ShadowBatch* sb)
 {
     if (stage == LIVE_EXTEND) {
-        rs_stage_extend(&b->kp, row);
+        uint64_t stack[RS_BVH8_STACK];
+        rs_stage_extend(&b->kp, row, (RsTraceStack){stack, 1});
         return 1;
     }
     uint32_t r = rs_stage_shade(&b->kp, row, &sb->rows[sb->count]);
@@ -242,7 +243,11 @@ static void run_dense(RsCpuBackend* b, DenseFn fn, uint32_t n)
 }
 
 static void generate_one(RsCpuBackend* b, uint32_t slot) { rs_stage_generate(&b->kp, slot); }
-static void connect_one(RsCpuBackend* b, uint32_t i) { rs_stage_connect(&b->kp, i); }
+static void connect_one(RsCpuBackend* b, uint32_t i)
+{
+    uint64_t stack[RS_BVH8_STACK];
+    rs_stage_connect(&b->kp, i, (RsTraceStack){stack, 1});
+}
 static void accumulate_one(RsCpuBackend* b, uint32_t pixel) { rs_stage_accumulate(&b->kp, pixel); }
 
 /* ---- backend operations ---- */

@@ -10,9 +10,8 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "bvh_build.h"
+#include "bvh_binary.h"
 
 void rs_scene_init(RsScene* scene)
 {
@@ -27,6 +26,7 @@ void rs_scene_init(RsScene* scene)
     scene->render.max_depth = 8;
     scene->render.integrator = RS_INTEGRATOR_PATH;
     scene->env.zenith = rs_float4(0.0f, 0.0f, 0.0f, rs_uint_as_float(RS_ENV_CONSTANT));
+    scene->accel_options = rs_accel_options_default();
 }
 
 void rs_scene_free(RsScene* scene)
@@ -36,7 +36,7 @@ void rs_scene_free(RsScene* scene)
     rs_array_free(&scene->material_names);
     rs_array_free(&scene->materials);
     rs_array_free(&scene->prims);
-    free(scene->nodes);
+    rs_accel_free(&scene->accel);
     free(scene->lights);
     free(scene->file);
     memset(scene, 0, sizeof *scene);
@@ -173,36 +173,21 @@ int rs_scene_build(RsScene* scene, RsError* err)
         return rs_error_set(err, "%s: the scene has no shapes with any area", file);
     if (scene->prims.count > 0x7fffffffu)
         return rs_error_set(err, "%s: too many primitives (%zu)", file, scene->prims.count);
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    RsBvh bvh;
-    if (rs_bvh_build(scene->prims.data, (uint32_t)scene->prims.count, &bvh, err))
+    rs_accel_free(&scene->accel);
+    if (rs_accel_build(scene->prims.data, (uint32_t)scene->prims.count, &scene->accel_options, &scene->accel, err))
         return -1;
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    scene->bvh_build_seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-
-    RsPrim* ordered = rs_alloc_aligned(scene->prims.count, sizeof(RsPrim), 16);
-    if (!ordered) {
-        rs_bvh_free(&bvh);
-        return rs_error_set(err, "out of memory reordering %zu primitives", scene->prims.count);
+    RsVec3 lo = rs_vec3_splat(INFINITY), hi = rs_vec3_splat(-INFINITY);
+    for (size_t i = 0; i < scene->prims.count; ++i) {
+        RsVec3 plo, phi;
+        rs_prim_bounds(&scene->prims.data[i], &plo, &phi);
+        lo = rs_vmin(lo, plo);
+        hi = rs_vmax(hi, phi);
     }
-    for (size_t i = 0; i < scene->prims.count; ++i)
-        ordered[i] = scene->prims.data[bvh.prim_order[i]];
-    free(scene->prims.data);
-    scene->prims.data = ordered;
-    scene->prims.capacity = scene->prims.count;
-    scene->nodes = bvh.nodes;
-    scene->node_count = bvh.node_count;
-    scene->leaf_count = bvh.leaf_count;
-    scene->bvh_depth = bvh.depth;
-    free(bvh.prim_order);
-
-    /* bounding sphere radius of the root's two child boxes */
-    const RsBvhNode* root = &scene->nodes[0];
-    RsVec3 lo = rs_vmin(rs_xyz(root->lo_left), rs_xyz(root->lo_right));
-    RsVec3 hi = rs_vmax(rs_xyz(root->hi_left), rs_xyz(root->hi_right));
-    float radius = 0.5f * rs_length(rs_sub(hi, lo));
-    if (build_lights(scene, radius, err))
+    scene->bounds_lo = lo;
+    scene->bounds_hi = hi;
+    free(scene->lights);
+    scene->lights = NULL;
+    if (build_lights(scene, 0.5f * rs_length(rs_sub(hi, lo)), err))
         return -1;
     scene->built = 1;
     return 0;
@@ -212,11 +197,10 @@ RsSceneView rs_scene_view(const RsScene* scene)
 {
     RsSceneView v;
     memset(&v, 0, sizeof v);
-    v.nodes = scene->nodes;
+    v.accel = scene->accel.view;
     v.prims = scene->prims.data;
     v.materials = scene->materials.data;
     v.lights = scene->lights;
-    v.node_count = scene->node_count;
     v.prim_count = (uint32_t)scene->prims.count;
     v.material_count = (uint32_t)scene->materials.count;
     v.light_count = scene->light_count;

@@ -1,16 +1,18 @@
 /* scene.h - the host-side scene: what a scene file describes, and the flat arrays that
- * per-ray code reads once rs_scene_build has made the BVH and the light table.
+ * per-ray code reads once rs_scene_build has made the acceleration structure and the light
+ * table.
  *
  * Host C11. Built either by the JSON loader (scene_json.c) or directly through the
- * rs_scene_add_* calls (tests do this). After rs_scene_build the primitive array is in BVH
- * order and must not be changed.
+ * rs_scene_add_* calls (tests do this). The primitives stay in the order they were added; the
+ * acceleration structure keeps its own copies. After rs_scene_build they must not change.
  */
 #ifndef RS_HOST_SCENE_H
 #define RS_HOST_SCENE_H
 
 #include "../kernel/camera.h"
 #include "../kernel/kernel_params.h"
-#include "../kernel/scene_data.h"
+#include "../kernel/scene_view.h"
+#include "accel_build.h"
 #include "array.h"
 #include "error.h"
 
@@ -39,18 +41,19 @@ typedef struct RsScene {
     RS_ARRAY(RsPrim) prims;
     uint32_t skipped_degenerate; /* zero-area triangles dropped while adding */
 
+    RsAccelOptions accel_options; /* what rs_scene_build builds (rs_accel_options_default) */
+
     /* filled by rs_scene_build */
-    RsBvhNode* nodes;
-    uint32_t node_count, leaf_count, bvh_depth;
+    RsAccel accel;
+    RsVec3 bounds_lo, bounds_hi; /* of every primitive */
     RsFloat4* lights;
     uint32_t light_count;
     float env_select_pdf;
-    double bvh_build_seconds;
     int built;
 } RsScene;
 
 /* Defaults: camera at the origin looking down -z, 40 degrees; 512x512, 16 spp, depth 8,
- * path integrator, seed 0; black environment. */
+ * path integrator, seed 0; black environment; the default acceleration structure. */
 void rs_scene_init(RsScene* scene);
 void rs_scene_free(RsScene* scene);
 
@@ -62,7 +65,7 @@ int32_t rs_scene_find_material(const RsScene* scene, const char* name);
 int rs_scene_add_triangle(RsScene* scene, RsVec3 v0, RsVec3 v1, RsVec3 v2, uint32_t material, RsError* err);
 int rs_scene_add_sphere(RsScene* scene, RsVec3 centre, float radius, uint32_t material, RsError* err);
 
-/* BVH (reorders the primitives) and light table. Fails on an empty scene. */
+/* Acceleration structure (scene->accel_options) and light table. Fails on an empty scene. */
 int rs_scene_build(RsScene* scene, RsError* err);
 
 RsSceneView rs_scene_view(const RsScene* scene);

@@ -648,9 +648,11 @@ static char* read_file(const char* path, size_t* size, RsError* err)
     return text;
 }
 
-int rs_scene_load_json(const char* path, RsScene* scene, RsError* err)
+int rs_scene_load_json(const char* path, const RsAccelOptions* accel, RsScene* scene, RsError* err)
 {
     rs_scene_init(scene);
+    if (accel)
+        scene->accel_options = *accel;
     size_t size = 0;
     char* text = read_file(path, &size, err);
     if (!text)

@@ -13,7 +13,9 @@
 #define RS_SCENE_MAX_DEPTH 1024
 #define RS_SCENE_MAX_SPP 1048576
 
-int rs_scene_load_json(const char* path, RsScene* scene, RsError* err);
+/* Loads and builds the scene at `path`; `accel` chooses the acceleration structure (NULL: the
+ * default). On failure the scene is left empty and err says why, naming the file. */
+int rs_scene_load_json(const char* path, const RsAccelOptions* accel, RsScene* scene, RsError* err);
 
 /* "path" / "whitted" <-> RS_INTEGRATOR_*; parse returns -1 for an unknown name. */
 int rs_integrator_parse(const char* name, uint32_t* out);

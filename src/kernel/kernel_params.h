@@ -14,7 +14,7 @@
 
 #include "camera.h"
 #include "ray_state.h"
-#include "scene_data.h"
+#include "scene_view.h"
 
 enum { RS_INTEGRATOR_PATH = 0, RS_INTEGRATOR_WHITTED = 1 };
 

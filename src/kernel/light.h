@@ -9,8 +9,8 @@
 #ifndef RS_KERNEL_LIGHT_H
 #define RS_KERNEL_LIGHT_H
 
-#include "intersect.h"
 #include "sampling.h"
+#include "scene_view.h"
 #include "surface.h"
 
 typedef struct RsLightSample {

@@ -1,8 +1,9 @@
-/* scene_data.h - the scene as per-ray code sees it: flat arrays of 16-byte blocks.
+/* scene_data.h - primitives, materials and the environment as per-ray code sees them: flat
+ * arrays of 16-byte blocks (scene_view.h gathers them with the acceleration structure).
  *
- * Shared header (gcc C11, g++, nvcc). The host builds these arrays once (src/host/scene.c,
- * bvh_build.c); the CPU backend reads them in place and the CUDA backend copies them to the
- * device unchanged, so both backends traverse exactly the same bytes.
+ * Shared header (gcc C11, g++, nvcc). The host builds these arrays once (src/host/scene.c);
+ * the CPU backend reads them in place and the CUDA backend copies them to the device
+ * unchanged, so both backends see exactly the same bytes.
  *
  * Layouts (every block is one RsFloat4; "bits" means a uint32 stored with rs_uint_as_float):
  *   RsPrim, triangle:  a = v0.xyz | material bits
@@ -18,7 +19,8 @@
  *   light entry:       x = prim index bits (RS_LIGHT_ENVIRONMENT for the sky)
  *                      y = cumulative selection probability up to and including this light
  *                      z = selection probability, w = area (0 for the environment)
- *   RsBvhNode:         see bvh_traverse.h
+ * Acceleration structures have their own arrays (accel.h); the scene's primitives stay in the
+ * order the scene listed them, which is what hits, lights and shading refer to.
  */
 #ifndef RS_KERNEL_SCENE_DATA_H
 #define RS_KERNEL_SCENE_DATA_H
@@ -49,36 +51,14 @@ typedef struct RsMaterial {
     RsFloat4 a, b;
 } RsMaterial;
 
-/* Two children per node, both boxes stored in the parent (Aila & Laine's layout): one visit
- * tests both children, and a leaf costs no node fetch of its own.
- *   lo_left.xyz  | left child ref          hi_left.xyz  | right child ref
- *   lo_right.xyz | left prim count         hi_right.xyz | right prim count
- * A child with count 0 is an interior node (ref = node index); otherwise ref is the first
- * primitive of a leaf of `count` primitives. An empty box (lo > hi) is never entered. */
-typedef struct RsBvhNode {
-    RsFloat4 lo_left, hi_left, lo_right, hi_right;
-} RsBvhNode;
-
 RS_STATIC_ASSERT(sizeof(RsPrim) == 48, "RsPrim is three 16-byte blocks");
 RS_STATIC_ASSERT(sizeof(RsMaterial) == 32, "RsMaterial is two 16-byte blocks");
-RS_STATIC_ASSERT(sizeof(RsBvhNode) == 64, "RsBvhNode is four 16-byte blocks");
 
 typedef struct RsEnvironment {
     RsFloat4 zenith;  /* rgb | type bits (RS_ENV_*); the constant colour for RS_ENV_CONSTANT */
     RsFloat4 horizon; /* rgb | unused */
     RsFloat4 ground;  /* rgb | unused */
 } RsEnvironment;
-
-typedef struct RsSceneView {
-    const RsBvhNode* nodes;
-    const RsPrim* prims;
-    const RsMaterial* materials;
-    const RsFloat4* lights;
-    uint32_t node_count, prim_count, material_count, light_count;
-    RsEnvironment env;
-    float env_select_pdf; /* probability that next-event estimation picks the environment */
-    float pad_[3];
-} RsSceneView;
 
 RS_FN uint32_t rs_prim_type(const RsPrim* p) { return rs_float_as_uint(p->c.w); }
 RS_FN uint32_t rs_prim_material(const RsPrim* p) { return rs_float_as_uint(p->a.w); }

@@ -63,7 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     snprintf(path, sizeof path, "%s/scene.json", dir);
     RsScene scene;
     RsError err = {{0}};
-    if (rs_scene_load_json(path, &scene, &err) == 0)
+    if (rs_scene_load_json(path, NULL, &scene, &err) == 0)
         rs_scene_free(&scene);
     else if (err.message[0] == '\0')
         abort(); /* a failure must always say why */

@@ -3,6 +3,7 @@
 #include "cuda_ok.cuh"
 #include "self_hit_probe_kernel.h"
 
+#include "../../cuda/accel_upload.cuh"
 #include "../kernel/self_hit_probe.h"
 
 __global__ void probe_kernel(RsKernelParams kp, uint32_t spp, uint32_t* counts)
@@ -31,11 +32,12 @@ template <typename T> static T* upload(const T* host, uint32_t count)
 extern "C" void gpu_probe_paths(const RsKernelParams* host_kp, uint32_t spp, uint32_t counts[PROBE_COUNT])
 {
     RsKernelParams kp = *host_kp;
-    RsBvhNode* nodes = upload(kp.scene.nodes, kp.scene.node_count);
+    RsCudaAccel accel;
+    CUDA_OK(rs_cuda_accel_upload(&kp.scene.accel, &accel));
     RsPrim* prims = upload(kp.scene.prims, kp.scene.prim_count);
     RsMaterial* materials = upload(kp.scene.materials, kp.scene.material_count);
     RsFloat4* lights = upload(kp.scene.lights, kp.scene.light_count);
-    kp.scene.nodes = nodes;
+    kp.scene.accel = accel.view;
     kp.scene.prims = prims;
     kp.scene.materials = materials;
     kp.scene.lights = lights;
@@ -47,7 +49,7 @@ extern "C" void gpu_probe_paths(const RsKernelParams* host_kp, uint32_t spp, uin
     CUDA_OK(cudaGetLastError());
     CUDA_OK(cudaMemcpy(counts, d_counts, PROBE_COUNT * sizeof(uint32_t), cudaMemcpyDeviceToHost));
     CUDA_OK(cudaFree(d_counts));
-    CUDA_OK(cudaFree(nodes));
+    rs_cuda_accel_free(&accel);
     CUDA_OK(cudaFree(prims));
     CUDA_OK(cudaFree(materials));
     CUDA_OK(cudaFree(lights));

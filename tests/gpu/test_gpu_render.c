@@ -107,7 +107,7 @@ int main(int argc, char** argv)
     for (int i = 1; i < argc; ++i) {
         RsScene scene;
         RsError err = {{0}};
-        if (rs_scene_load_json(argv[i], &scene, &err)) {
+        if (rs_scene_load_json(argv[i], NULL, &scene, &err)) {
             CHECK(0, "%s", err.message);
             continue;
         }

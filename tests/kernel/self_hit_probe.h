@@ -16,7 +16,7 @@
 #define RS_TESTS_SELF_HIT_PROBE_H
 
 #include "../../src/kernel/bsdf.h"
-#include "../../src/kernel/bvh_traverse.h"
+#include "../../src/kernel/accel.h"
 #include "../../src/kernel/kernel_params.h"
 #include "../../src/kernel/light.h"
 #include "../../src/kernel/rng.h"
@@ -45,6 +45,13 @@ RS_FN int rs_probe_is_self_hit(const RsSceneView* scene, const RsSurfacePoint* s
     return rs_dot(w, s->n) >= 0.0f || h->t < 1e-3f * p->b.x;
 }
 
+RS_FN int rs_probe_closest(const RsSceneView* scene, RsVec3 o, RsVec3 d, float tmax, uint32_t skip, RsHit* hit)
+{
+    uint64_t stack[RS_BVH8_STACK];
+    RsTraceStack s = {stack, 1};
+    return rs_accel_closest(scene->accel.kind, &scene->accel, o, d, tmax, skip, hit, s);
+}
+
 /* Follows path (pixel, sample) for up to PROBE_DEPTH hits and adds its events to counts[]. */
 RS_FN void rs_probe_path(const RsKernelParams* kp, uint32_t pixel, uint32_t sample, uint32_t counts[PROBE_COUNT])
 {
@@ -57,7 +64,7 @@ RS_FN void rs_probe_path(const RsKernelParams* kp, uint32_t pixel, uint32_t samp
     uint32_t skip = RS_NO_HIT;
     for (uint32_t depth = 1; depth <= PROBE_DEPTH; ++depth) {
         RsHit hit;
-        if (!rs_trace_closest(scene, o, d, RS_INFINITY, skip, &hit))
+        if (!rs_probe_closest(scene, o, d, RS_INFINITY, skip, &hit))
             return;
         const RsPrim* prim = &scene->prims[hit.prim];
         const RsMaterial* mat = &scene->materials[rs_prim_material(prim)];
@@ -79,11 +86,11 @@ RS_FN void rs_probe_path(const RsKernelParams* kp, uint32_t pixel, uint32_t samp
             }
             counts[PROBE_SHADOW]++;
             RsHit h;
-            if (rs_trace_closest(scene, ray.o, ray.dir, ray.tmax, sp.skip, &h)) {
+            if (rs_probe_closest(scene, ray.o, ray.dir, ray.tmax, sp.skip, &h)) {
                 counts[PROBE_SHADOW_OWN] += rs_probe_is_self_hit(scene, &sp, ray.dir, &h);
                 counts[PROBE_SHADOW_LIGHT] += !ls.at_infinity && h.prim == ls.point.prim;
             }
-            if (rs_trace_closest(scene, ray.o, ray.dir, ray.tmax, RS_NO_HIT, &h))
+            if (rs_probe_closest(scene, ray.o, ray.dir, ray.tmax, RS_NO_HIT, &h))
                 counts[PROBE_SHADOW_OWN_NOSKIP] += rs_probe_is_self_hit(scene, &sp, ray.dir, &h);
         }
         RsBsdfSample bs;
@@ -95,9 +102,9 @@ RS_FN void rs_probe_path(const RsKernelParams* kp, uint32_t pixel, uint32_t samp
         skip = sp.skip;
         counts[PROBE_LEAVE]++;
         RsHit h;
-        if (rs_trace_closest(scene, o, d, RS_INFINITY, RS_NO_HIT, &h))
+        if (rs_probe_closest(scene, o, d, RS_INFINITY, RS_NO_HIT, &h))
             counts[PROBE_LEAVE_OWN_NOSKIP] += rs_probe_is_self_hit(scene, &sp, d, &h);
-        if (rs_trace_closest(scene, o, d, RS_INFINITY, skip, &h))
+        if (rs_probe_closest(scene, o, d, RS_INFINITY, skip, &h))
             counts[PROBE_LEAVE_OWN] += rs_probe_is_self_hit(scene, &sp, d, &h);
     }
 }

@@ -2,7 +2,7 @@
  * radius-1e5 "walls" of smallpt-style scenes, checked against double-precision references.
  * Host C11. */
 #include "../../src/kernel/intersect.h"
-#include "../../src/kernel/bvh_traverse.h"
+#include "../../src/kernel/trace_hit.h"
 #include "../../src/kernel/rng.h"
 #include "../../src/kernel/sampling.h"
 #include "../../src/kernel/surface.h"

@@ -65,7 +65,7 @@ int main(int argc, char** argv)
     RsError err = {{0}};
     for (int i = 1; i < argc; ++i) {
         RsScene s;
-        if (rs_scene_load_json(argv[i], &s, &err)) {
+        if (rs_scene_load_json(argv[i], NULL, &s, &err)) {
             CHECK(0, "%s", err.message);
             continue;
         }

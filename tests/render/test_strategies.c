@@ -33,7 +33,7 @@ int main(int argc, char** argv)
     }
     RsScene scene;
     RsError err = {{0}};
-    if (rs_scene_load_json(argv[1], &scene, &err)) {
+    if (rs_scene_load_json(argv[1], NULL, &scene, &err)) {
         fprintf(stderr, "%s\n", err.message);
         return 1;
     }

@@ -1,0 +1,235 @@
+/* accel_bvh8.h - the 8-wide compressed BVH: node layout, closest-hit and any-hit traversal.
+ *
+ * Shared header (gcc C11, g++, nvcc). After Ylitie, Karras and Laine, "Efficient Incoherent
+ * Ray Traversal on GPUs Through Compressed Wide BVHs" (HPG 2017). The builder
+ * (src/host/accel_bvh8_build.c) collapses a binary SAH tree into nodes of up to eight children
+ * by their SAH-optimal dynamic program, stores each child's box in 8-bit coordinates relative
+ * to the node, and puts children in slots by direction so that the ray's octant alone gives a
+ * near-to-far visiting order.
+ *
+ * RsBvh8Node, 80 bytes, five 16-byte blocks (byte offsets, little-endian words):
+ *   offset  0  p.xyz        float x3  origin of the node's quantization grid (its box's low corner)
+ *   offset 12  e.xyz        uint8 x3  grid step per axis is 2^(e - 127): e is a float's exponent
+ *   offset 15  imask        uint8     bit s set: slot s holds an interior child
+ *   offset 16  child_base   uint32    node index of the first interior child; the interior
+ *                                     children follow each other in slot order
+ *   offset 20  prim_base    uint32    trace primitive index of the node's first leaf primitive
+ *   offset 24  meta[8]      uint8     per slot: 0 empty; interior 0b001_11sss (0x38 + s, i.e.
+ *                                     count 1 at bit 24 + s); leaf: its primitive count in unary
+ *                                     in the top 3 bits (001, 011, 111) and the offset of its
+ *                                     first primitive from prim_base (0..21) in the low 5 bits
+ *   offset 32  qlo_x[8]     uint8     child box low corner = p + qlo * step (rounded down)
+ *   offset 40  qlo_y[8], offset 48 qlo_z[8]
+ *   offset 56  qhi_x[8]     uint8     high corner = p + qhi * step (rounded up)
+ *   offset 64  qhi_y[8], offset 72 qhi_z[8]
+ * So (meta >> 5) << (meta & 31) is a child's bits in a 32-bit hit mask: leaf primitives at
+ * bits 0..23, interior children at bits 24..31.
+ *
+ * Ordering: slot s faces the direction whose axis k is negative where bit k of s is set; the
+ * builder puts in slot s the child lying farthest that way. For a ray whose octant (bit k set:
+ * d_k < 0) is o, slot o holds the child farthest along the ray and slot o ^ 7 the nearest, so an
+ * interior child's hit bit goes to 24 + (s ^ o) and taking the highest set bit first visits
+ * children near to far, with no sorting.
+ *
+ * Traversal keeps a node group (child_base, the interior hits not yet visited, imask) and a
+ * primitive group (prim_base, leaf primitive hits) in registers. Visiting takes the nearest
+ * interior child out of the node group, pushes what is left, and replaces both groups by the
+ * child's. The stack holds only node groups, one per level at most, so it needs no more than
+ * the tree's depth of entries: the builder refuses trees deeper than RS_BVH8_STACK. Where the
+ * stack lives is the caller's choice (RsTraceStack): a local array on the CPU, the block's
+ * shared memory on the GPU, so no local memory is touched in the loop.
+ */
+#ifndef RS_KERNEL_ACCEL_BVH8_H
+#define RS_KERNEL_ACCEL_BVH8_H
+
+#include "trace_hit.h"
+
+#define RS_BVH8_STACK 24
+#define RS_BVH8_PAD 1.000002f /* 1 + 2^-19 */
+
+typedef struct RsBvh8Node {
+    RsUint4 b0; /* p.x bits | p.y bits | p.z bits | e.x, e.y, e.z, imask (bytes 0..3) */
+    RsUint4 b1; /* child_base | prim_base | meta[0..3] | meta[4..7] */
+    RsUint4 b2; /* qlo_x[0..3] | qlo_x[4..7] | qlo_y[0..3] | qlo_y[4..7] */
+    RsUint4 b3; /* qlo_z[0..3] | qlo_z[4..7] | qhi_x[0..3] | qhi_x[4..7] */
+    RsUint4 b4; /* qhi_y[0..3] | qhi_y[4..7] | qhi_z[0..3] | qhi_z[4..7] */
+} RsBvh8Node;
+
+RS_STATIC_ASSERT(sizeof(RsBvh8Node) == 80, "RsBvh8Node is five 16-byte blocks");
+
+typedef struct RsBvh8View {
+    const RsBvh8Node* nodes; /* node 0 is the root */
+    const RsPrim* prims;     /* trace primitives (trace_hit.h) in leaf order */
+    uint32_t node_count, prim_count;
+} RsBvh8View;
+
+/* A traversal stack of 64-bit entries: entry i at base[i * stride]. The GPU passes its slice of
+ * a shared-memory array (stride = threads per block, so a warp's accesses are consecutive). */
+typedef struct RsTraceStack {
+    uint64_t* base;
+    uint32_t stride;
+} RsTraceStack;
+
+/* Byte k (0..3) of w as an exact float. On the GPU one byte permute builds the float 2^23 + b
+ * and one subtraction removes 2^23 (both exact), cheaper than an integer conversion. */
+RS_FN float rs_byte_to_float(uint32_t w, uint32_t k)
+{
+#if RS_DEVICE_CODE
+    return __uint_as_float(__byte_perm(w, 0x4b000000u, 0x7540u | k)) - 8388608.0f;
+#else
+    return (float)((w >> (8u * k)) & 0xffu);
+#endif
+}
+
+RS_FN uint32_t rs_highest_bit(uint32_t x)
+{
+#if RS_DEVICE_CODE
+    return 31u - (uint32_t)__clz(x);
+#else
+    return 31u - (uint32_t)__builtin_clz(x);
+#endif
+}
+
+RS_FN uint32_t rs_lowest_bit(uint32_t x)
+{
+#if RS_DEVICE_CODE
+    return (uint32_t)__ffs(x) - 1u;
+#else
+    return (uint32_t)__builtin_ctz(x);
+#endif
+}
+
+RS_FN uint32_t rs_popcount(uint32_t x)
+{
+#if RS_DEVICE_CODE
+    return (uint32_t)__popc(x);
+#else
+    return (uint32_t)__builtin_popcount(x);
+#endif
+}
+
+/* Per-ray constants of the box tests. */
+typedef struct RsBvh8Ray {
+    RsVec3 o, d, inv_d;
+    uint32_t octant;       /* bit k set: d_k < 0 */
+    uint32_t near_x, near_y, near_z; /* byte offsets of the near planes' q arrays: 0 lo, 1 hi */
+} RsBvh8Ray;
+
+/* Hit mask of node n's children for the ray, up to distance tmax: leaf primitives at bits
+ * 0..23 (relative to prim_base), interior children at bits 24 + (slot ^ octant). */
+RS_FN uint32_t rs_bvh8_intersect_children(const RsBvh8Node* n, const RsBvh8Ray* r, float tmax)
+{
+    RsUint4 b0 = n->b0, b1 = n->b1, b2 = n->b2, b3 = n->b3, b4 = n->b4;
+    /* grid step per axis from its exponent byte; the plane of a child at q is p + q step, hit at
+     * t = q (step / d) + (p - o) / d: one multiply-add per plane. Near and far planes use the same
+     * terms, so a flat box (a wall's triangles) has equal entry and exit on that axis, and the
+     * exit is then scaled up by RS_BVH8_PAD so rounding never culls a box the ray touches. The
+     * pad is wider than Ize's 1 + 2 gamma(3) ("Robust BVH Ray Traversal", JCGT 2013) because
+     * q (step / d) and (p - o) / d can nearly cancel, which multiplies their rounding. */
+    float sx = rs_uint_as_float((b0.w & 0xffu) << 23) * r->inv_d.x;
+    float sy = rs_uint_as_float(((b0.w >> 8) & 0xffu) << 23) * r->inv_d.y;
+    float sz = rs_uint_as_float(((b0.w >> 16) & 0xffu) << 23) * r->inv_d.z;
+    float ox = (rs_uint_as_float(b0.x) - r->o.x) * r->inv_d.x;
+    float oy = (rs_uint_as_float(b0.y) - r->o.y) * r->inv_d.y;
+    float oz = (rs_uint_as_float(b0.z) - r->o.z) * r->inv_d.z;
+    uint32_t imask = b0.w >> 24;
+    uint32_t hits = 0;
+    for (uint32_t half = 0; half < 2; ++half) {
+        uint32_t meta4 = half ? b1.w : b1.z;
+        if (meta4 == 0)
+            continue;
+        /* four slots' bytes per word; near/far chosen once per axis by the ray's sign */
+        uint32_t lo_x = half ? b2.y : b2.x, lo_y = half ? b2.w : b2.z, lo_z = half ? b3.y : b3.x;
+        uint32_t hi_x = half ? b3.w : b3.z, hi_y = half ? b4.y : b4.x, hi_z = half ? b4.w : b4.z;
+        uint32_t nx = r->near_x ? hi_x : lo_x, fx = r->near_x ? lo_x : hi_x;
+        uint32_t ny = r->near_y ? hi_y : lo_y, fy = r->near_y ? lo_y : hi_y;
+        uint32_t nz = r->near_z ? hi_z : lo_z, fz = r->near_z ? lo_z : hi_z;
+        for (uint32_t k = 0; k < 4; ++k) {
+            uint32_t meta = (meta4 >> (8u * k)) & 0xffu;
+            if (meta == 0)
+                continue;
+            float t0x = rs_byte_to_float(nx, k) * sx + ox, t1x = rs_byte_to_float(fx, k) * sx + ox;
+            float t0y = rs_byte_to_float(ny, k) * sy + oy, t1y = rs_byte_to_float(fy, k) * sy + oy;
+            float t0z = rs_byte_to_float(nz, k) * sz + oz, t1z = rs_byte_to_float(fz, k) * sz + oz;
+            float enter = rs_maxf(rs_maxf(t0x, t0y), rs_maxf(t0z, 0.0f));
+            float exit = rs_minf(rs_minf(t1x, t1y), t1z) * RS_BVH8_PAD;
+            if (enter <= rs_minf(exit, tmax)) {
+                uint32_t slot = half * 4u + k;
+                uint32_t bit = meta & 31u;
+                if ((imask >> slot) & 1u)
+                    bit ^= r->octant; /* 24 + slot becomes 24 + (slot ^ octant) */
+                hits |= (meta >> 5) << bit;
+            }
+        }
+    }
+    return hits;
+}
+
+/* Shared loop; `any` selects shadow-ray semantics (stop at the first hit). */
+RS_FN int rs_bvh8_traverse(const RsBvh8View* s, RsVec3 o, RsVec3 d, float tmax, uint32_t skip, int any,
+                           RsHit* hit, RsTraceStack stack)
+{
+    rs_hit_init(hit, tmax);
+    if (s->node_count == 0)
+        return 0;
+    RsBvh8Ray r;
+    r.o = o;
+    r.d = d;
+    r.inv_d = rs_safe_inverse(d);
+    r.near_x = r.inv_d.x < 0.0f;
+    r.near_y = r.inv_d.y < 0.0f;
+    r.near_z = r.inv_d.z < 0.0f;
+    r.octant = r.near_x | (r.near_y << 1) | (r.near_z << 2);
+    /* the root is the one interior child, in slot 0, of an imaginary parent */
+    uint32_t group_base = 0, group_hits = 1u << (24u + r.octant), group_imask = 1u;
+    uint32_t sp = 0;
+    for (;;) {
+        if (group_hits & 0xff000000u) {
+            uint32_t bit = rs_highest_bit(group_hits);
+            group_hits &= ~(1u << bit);
+            uint32_t slot = (bit - 24u) ^ r.octant;
+            uint32_t node = group_base + rs_popcount(group_imask & ((1u << slot) - 1u));
+            if (group_hits & 0xff000000u) {
+                stack.base[sp * stack.stride] = (uint64_t)group_base | ((uint64_t)(group_hits | group_imask) << 32);
+                ++sp;
+            }
+            const RsBvh8Node* n = &s->nodes[node];
+            uint32_t hits = rs_bvh8_intersect_children(n, &r, hit->t);
+            RsUint4 b1 = n->b1;
+            group_base = b1.x;
+            group_imask = n->b0.w >> 24;
+            group_hits = hits & 0xff000000u;
+            uint32_t prims = hits & 0x00ffffffu;
+            while (prims) {
+                uint32_t k = rs_lowest_bit(prims);
+                prims &= prims - 1u;
+                if (rs_hit_prim(&s->prims[b1.y + k], o, d, skip, hit) && any)
+                    return 1;
+            }
+        }
+        if (!(group_hits & 0xff000000u)) {
+            if (sp == 0)
+                break;
+            --sp;
+            uint64_t e = stack.base[sp * stack.stride];
+            group_base = (uint32_t)e;
+            group_hits = (uint32_t)(e >> 32) & 0xff000000u;
+            group_imask = (uint32_t)(e >> 32) & 0xffu;
+        }
+    }
+    return hit->prim != RS_NO_HIT;
+}
+
+RS_FN int rs_bvh8_closest(const RsBvh8View* s, RsVec3 o, RsVec3 d, float tmax, uint32_t skip, RsHit* hit,
+                          RsTraceStack stack)
+{
+    return rs_bvh8_traverse(s, o, d, tmax, skip, 0, hit, stack);
+}
+
+RS_FN int rs_bvh8_any(const RsBvh8View* s, RsVec3 o, RsVec3 d, float tmax, uint32_t skip, RsTraceStack stack)
+{
+    RsHit hit;
+    return rs_bvh8_traverse(s, o, d, tmax, skip, 1, &hit, stack);
+}
+
+#endif /* RS_KERNEL_ACCEL_BVH8_H */

@@ -1,0 +1,24 @@
+/* scene_view.h - everything per-ray code reads about the scene: primitives, materials,
+ * lights, the environment and the acceleration structure, as one read-only view.
+ *
+ * Shared header (gcc C11, g++, nvcc). The host fills it (rs_scene_view, src/host/scene.c) with
+ * host pointers; the CUDA backend copies the arrays and swaps in device pointers.
+ */
+#ifndef RS_KERNEL_SCENE_VIEW_H
+#define RS_KERNEL_SCENE_VIEW_H
+
+#include "accel.h"
+#include "scene_data.h"
+
+typedef struct RsSceneView {
+    RsAccelView accel;
+    const RsPrim* prims; /* in scene order: what hits, lights and shading refer to */
+    const RsMaterial* materials;
+    const RsFloat4* lights;
+    uint32_t prim_count, material_count, light_count, pad_;
+    RsEnvironment env;
+    float env_select_pdf; /* probability that next-event estimation picks the environment */
+    float pad2_[3];
+} RsSceneView;
+
+#endif /* RS_KERNEL_SCENE_VIEW_H */
