@@ -19,6 +19,7 @@
 #include "deadray_compact.cuh"
 #include "display.cuh"
 #include "kernels.cuh"
+#include "ray_sort.cuh"
 
 extern "C" {
 #include "../src/host/backend.h"
@@ -50,6 +51,7 @@ typedef struct RsCudaBackend {
     uint32_t *alive, *stencil, *index[2], *keep, *counters;
     uint32_t* host_counters; /* pinned, RS_CTR_COUNT entries */
     RsCompactScratch scratch;
+    RsSortScratch sort;
     RsDisplayScratch display;
     uint32_t paths;          /* rows of the current wave */
     uint32_t live;           /* rays alive entering the current bounce */
@@ -155,6 +157,7 @@ static void free_wave(RsCudaBackend* b)
     cudaFree(b->index[1]);
     cudaFree(b->keep);
     rs_compact_scratch_free(&b->scratch);
+    rs_sort_scratch_free(&b->sort);
     b->path_radiance = NULL;
     b->alive = b->stencil = b->index[0] = b->index[1] = b->keep = NULL;
     b->capacity = 0;
@@ -176,6 +179,8 @@ static int alloc_wave(RsCudaBackend* b, uint32_t n)
         RS_CUDA(c, cudaMalloc((void**)&b->index[1], (size_t)n * sizeof(uint32_t)));
         RS_CUDA(c, cudaMalloc((void**)&b->keep, (size_t)n * sizeof(uint32_t)));
         RS_CUDA(c, rs_compact_scratch_alloc(&b->scratch, n));
+        if (b->base.config.sort_rays)
+            RS_CUDA(c, rs_sort_scratch_alloc(&b->sort, n));
         if (b->base.config.payload)
             RS_CUDA(c, rs_cuda_alloc_rays(&b->rays[1], n));
     }
@@ -224,6 +229,8 @@ static int cuda_set_scene(RsBackend* base, const RsSceneView* scene, RsError* er
 {
     RsCudaBackend* b = cuda_backend(base);
     enter(b, "scene upload", err);
+    if (rs_backend_config_check(&base->config, scene->accel.kind, err))
+        return -1;
     rs_cuda_accel_free(&b->accel);
     RS_CUDA(&b->ctx, rs_cuda_accel_upload(&scene->accel, &b->accel));
     if (upload(b, &b->prims, scene->prims, scene->prim_count) ||
@@ -263,7 +270,7 @@ static int cuda_set_frame(RsBackend* base, const RsFrameDesc* f, uint32_t wave_c
                                 "%.1f MiB); try --max-memory to trace smaller waves",
                                 wave_capacity,
                                 (double)wave_capacity *
-                                    (double)rs_wave_bytes_per_path(base->config.deadray, base->config.payload) /
+                                    (double)rs_wave_bytes_per_path(&base->config) /
                                     1048576.0,
                                 free_bytes / 1048576.0, total / 1048576.0);
         }
@@ -303,6 +310,18 @@ static int cuda_generate(RsBackend* base, uint64_t first_path, uint32_t paths, R
     return mark_end(b);
 }
 
+static int cuda_sort(RsBackend* base, RsError* err)
+{
+    RsCudaBackend* b = cuda_backend(base);
+    enter(b, "sort", err);
+    if (b->mode != RS_LIVE_INDEX)
+        return 0;
+    if (mark_begin(b, RS_STAGE_SORT))
+        return -1;
+    RS_CUDA(&b->ctx, rs_launch_sort_rays(b->kp, &b->index[0], &b->index[1], b->live, &b->sort, b->stream));
+    return mark_end(b);
+}
+
 static int cuda_extend(RsBackend* base, RsError* err)
 {
     RsCudaBackend* b = cuda_backend(base);
@@ -310,7 +329,10 @@ static int cuda_extend(RsBackend* base, RsError* err)
     b->ctx.depth++;
     if (mark_begin(b, RS_STAGE_EXTEND))
         return -1;
-    RS_CUDA(&b->ctx, rs_launch_extend(b->kp, live_set(b), b->mode, b->stream));
+    if (base->config.trace_kernel == RS_TRACE_PERSISTENT)
+        RS_CUDA(&b->ctx, rs_launch_extend_fetch(b->kp, live_set(b), b->mode, b->stream));
+    else
+        RS_CUDA(&b->ctx, rs_launch_extend(b->kp, live_set(b), b->mode, b->stream));
     return mark_end(b);
 }
 
@@ -466,9 +488,9 @@ static int cuda_take_stage_times(RsBackend* base, double seconds[RS_STAGE_COUNT]
 }
 
 static const RsBackendOps cuda_ops = {
-    cuda_destroy,    cuda_set_scene, cuda_set_frame,  cuda_generate,   cuda_extend,
-    cuda_shade,      cuda_connect,   cuda_drop_dead,  cuda_accumulate, cuda_read_film,
-    cuda_write_film, cuda_display,   cuda_finish,     cuda_take_stage_times,
+    cuda_destroy,   cuda_set_scene,  cuda_set_frame, cuda_generate, cuda_sort,
+    cuda_extend,    cuda_shade,      cuda_connect,   cuda_drop_dead, cuda_accumulate,
+    cuda_read_film, cuda_write_film, cuda_display,   cuda_finish,   cuda_take_stage_times,
 };
 
 static int live_mode(RsDeadRay d)

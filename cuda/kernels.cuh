@@ -26,6 +26,8 @@ unsigned rs_persistent_grid(const void* kernel, unsigned block);
 
 cudaError_t rs_launch_generate(const RsKernelParams& kp, const RsLiveSet& set, int mode, cudaStream_t stream);
 cudaError_t rs_launch_extend(const RsKernelParams& kp, const RsLiveSet& set, int mode, cudaStream_t stream);
+/* bvh8 only: persistent warps with dynamic fetch (kernel_extend_fetch.cu). */
+cudaError_t rs_launch_extend_fetch(const RsKernelParams& kp, const RsLiveSet& set, int mode, cudaStream_t stream);
 cudaError_t rs_launch_shade(const RsKernelParams& kp, const RsLiveSet& set, int mode, cudaStream_t stream);
 /* max_shadows: an upper bound (the rays that entered shade); the true count is on the device. */
 cudaError_t rs_launch_connect(const RsKernelParams& kp, const uint32_t* shadow_count, uint32_t max_shadows,

@@ -127,7 +127,10 @@ int rs_cmd_bench_compact(int argc, char** argv)
         fputs("sweep,method,payload,n,fill,block_size,kept,ms_median,gbps,copy_gbps,ratio_to_copy,gitems_per_s\n",
               out.csv);
     }
-    RsBackendConfig cfg = {RS_BACKEND_CUDA, RS_DEADRAY_COMPACT_CUB, 0, 0, 0, 0};
+    RsBackendConfig cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.kind = RS_BACKEND_CUDA;
+    cfg.deadray = RS_DEADRAY_COMPACT_CUB;
     RsBackend* probe = rs_backend_create(&cfg, &err);
     if (probe) {
         rs_bench_meta_device(&meta, probe);

@@ -26,7 +26,7 @@ void rs_file_hash(const char* path, char* out, size_t size)
 static const char csv_header[] =
     "scene,integrator,deadray,payload,depth,width,height,spp,ms_median,ms_min,ms_max,fps_median,"
     "mrays_camera,mrays_bounce,mrays_shadow,mrays_total,live_rays,live_fraction,shadow_rays,readback_bytes,"
-    "stage_generate_ms,stage_extend_ms,stage_shade_ms,stage_connect_ms,stage_drop_dead_ms,stage_accumulate_ms\n";
+    "stage_generate_ms,stage_sort_ms,stage_extend_ms,stage_shade_ms,stage_connect_ms,stage_drop_dead_ms,stage_accumulate_ms\n";
 
 int rs_bench_meta_open(BenchMeta* m, const RsCommonOptions* o, const char* json_path, const char* csv_path,
                        uint32_t frames, uint32_t warmup, RsError* err)
@@ -61,6 +61,11 @@ int rs_bench_meta_open(BenchMeta* m, const RsCommonOptions* o, const char* json_
     cJSON_AddNumberToObject(meta, "warmup_frames", warmup);
     cJSON_AddNumberToObject(meta, "seed", o->seed_set ? o->seed : 1);
     cJSON_AddBoolToObject(meta, "payload_compaction", o->backend.payload);
+    cJSON_AddStringToObject(meta, "accel", rs_accel_name(o->accel.kind));
+    cJSON_AddBoolToObject(meta, "spatial_splits", o->accel.spatial_splits);
+    cJSON_AddNumberToObject(meta, "sah_bins", o->accel.bins ? o->accel.bins : RS_ACCEL_DEFAULT_BINS);
+    cJSON_AddStringToObject(meta, "trace_kernel", rs_trace_kernel_name(o->backend.trace_kernel));
+    cJSON_AddBoolToObject(meta, "sort_rays", o->backend.sort_rays);
     time_t now = time(NULL);
     char date[64];
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));

@@ -18,6 +18,7 @@ static void usage(FILE* f)
             "  view SCENE             interactive progressive viewer (SDL2 window, or --headless)\n"
             "  bench                  FPS per depth for every dead-ray strategy, ray statistics\n"
             "  bench-compact          stream-compaction micro-benchmark (GPU)\n"
+            "  bench-trace            rays/s per acceleration structure and kind of ray\n"
             "  info [SCENE]           version, build and devices; acceleration structures over SCENE\n"
             "  help COMMAND           options of a command (same as COMMAND --help)\n"
             "\n"
@@ -36,6 +37,7 @@ static const Command commands[] = {
     {"info", rs_cmd_info},
     {"bench", rs_cmd_bench},
     {"bench-compact", rs_cmd_bench_compact},
+    {"bench-trace", rs_cmd_bench_trace},
 };
 
 static const Command* find(const char* name)

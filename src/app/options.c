@@ -18,6 +18,10 @@ const char rs_common_options_help[] =
     "                        compact-warp, compact-cub (CUDA only)\n"
     "  --payload             compaction moves whole ray rows instead of an index list\n"
     "  --accel NAME          acceleration structure: bvh8 (default), bvh2 or grid\n"
+    "  --trace-kernel NAME   plain (default) | persistent: bvh8 traversal by persistent warps that\n"
+    "                        refill finished lanes (dynamic fetch; CUDA)\n"
+    "  --sort-rays           order bounce rays by origin cell and direction octant before each\n"
+    "                        extend (compaction strategies)\n"
     "  --sbvh                BVHs with spatial splits (Stich et al. 2009): slower to build,\n"
     "                        fewer overlapping boxes where triangles are long and thin\n"
     "  --sah-bins N          SAH bins per axis when building a BVH, 2..64 (default 32)\n"
@@ -46,6 +50,13 @@ int rs_common_option(int argc, char** argv, int* i, RsCommonOptions* o)
         o->backend.payload = 1;
     } else if (strcmp(arg, "--sbvh") == 0) {
         o->accel.spatial_splits = 1;
+    } else if (strcmp(arg, "--sort-rays") == 0) {
+        o->backend.sort_rays = 1;
+    } else if (VALUE("--trace-kernel", NULL)) {
+        if (rs_trace_kernel_parse(v, &o->backend.trace_kernel)) {
+            rs_cli_error("--trace-kernel: expected plain or persistent, got '%s'", v);
+            return -1;
+        }
     } else if (VALUE("--accel", NULL)) {
         if (rs_accel_parse(v, &o->accel.kind)) {
             rs_cli_error("--accel: unknown acceleration structure '%s' (expected one of: %s)", v, rs_accel_list());

@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "../kernel/accel.h"
+
 static const char* const deadray_names[RS_DEADRAY_COUNT] = {
     "flags", "stencil", "persistent", "compact-scan", "compact-block", "compact-warp", "compact-cub",
 };
@@ -38,8 +40,10 @@ void rs_kernel_params_set_frame(RsKernelParams* kp, const RsFrameDesc* f)
     kp->rr_depth = f->rr_depth;
 }
 
-uint64_t rs_wave_bytes_per_path(RsDeadRay d, int payload)
+uint64_t rs_wave_bytes_per_path(const RsBackendConfig* config)
 {
+    RsDeadRay d = config->deadray;
+    int payload = config->payload;
     uint64_t bytes = RS_RAY_STATE_BYTES_PER_RAY + RS_SHADOW_STATE_BYTES_PER_RAY + 16 /* path radiance */;
     bytes += 4; /* alive flag (the flags strategy's state, and every compaction's input) */
     if (d == RS_DEADRAY_STENCIL || d == RS_DEADRAY_PERSISTENT)
@@ -48,8 +52,34 @@ uint64_t rs_wave_bytes_per_path(RsDeadRay d, int payload)
         bytes += 2 * 4 + 4; /* live index list, its double buffer, scan/temp array */
         if (payload)
             bytes += RS_RAY_STATE_BYTES_PER_RAY; /* the second RayState that rows are moved into */
+        if (config->sort_rays)
+            bytes += 2 * 4 + 4; /* keys, sorted keys, sort scratch (about a key per ray) */
     }
     return bytes;
+}
+
+int rs_backend_config_check(const RsBackendConfig* config, uint32_t accel, RsError* err)
+{
+    if (config->sort_rays && !rs_deadray_is_compaction(config->deadray))
+        return rs_error_set(err, "--sort-rays sorts the live index list, which only the compaction strategies "
+                                 "keep; use --deadray compact-scan, compact-block, compact-warp or compact-cub");
+    if (config->trace_kernel == RS_TRACE_PERSISTENT && accel != RS_ACCEL_BVH8)
+        return rs_error_set(err, "--trace-kernel persistent walks bvh8 only (the structure was built as %s)",
+                            accel == RS_ACCEL_BVH2 ? "bvh2" : "grid");
+    return 0;
+}
+
+const char* rs_trace_kernel_name(RsTraceKernel k) { return k == RS_TRACE_PERSISTENT ? "persistent" : "plain"; }
+
+int rs_trace_kernel_parse(const char* name, RsTraceKernel* out)
+{
+    if (strcmp(name, "plain") == 0)
+        *out = RS_TRACE_PLAIN;
+    else if (strcmp(name, "persistent") == 0)
+        *out = RS_TRACE_PERSISTENT;
+    else
+        return -1;
+    return 0;
 }
 
 RsBackend* rs_backend_create(const RsBackendConfig* config, RsError* err)

@@ -26,9 +26,16 @@ typedef enum RsDeadRay {
 
 typedef enum RsBackendKind { RS_BACKEND_AUTO, RS_BACKEND_CPU, RS_BACKEND_CUDA } RsBackendKind;
 
+/* How extend runs its traversals (CUDA; the CPU backend has one way). */
+typedef enum RsTraceKernel {
+    RS_TRACE_PLAIN,     /* one thread per ray, one launch over the live rays */
+    RS_TRACE_PERSISTENT /* bvh8: persistent warps that refill finished lanes (dynamic fetch) */
+} RsTraceKernel;
+
 /* The wavefront stages, as the scheduler times them. */
 typedef enum RsStage {
     RS_STAGE_GENERATE,
+    RS_STAGE_SORT,
     RS_STAGE_EXTEND,
     RS_STAGE_SHADE,
     RS_STAGE_CONNECT,
@@ -44,6 +51,8 @@ typedef struct RsBackendConfig {
     uint32_t threads;      /* CPU worker threads; 0 = one per processor */
     uint64_t memory_limit; /* bytes the wave buffers may use; 0 = backend default */
     int time_stages;       /* CUDA: record events around every stage (the benchmark's breakdown) */
+    RsTraceKernel trace_kernel;
+    int sort_rays;         /* order bounce rays by ray_sort.h's key before extend (compaction strategies) */
 } RsBackendConfig;
 
 /* What a frame needs besides the scene. */
@@ -83,6 +92,8 @@ typedef struct RsBackendOps {
     /* Sizes the buffers for waves of up to wave_capacity paths and clears the film. */
     int (*set_frame)(RsBackend* b, const RsFrameDesc* frame, uint32_t wave_capacity, RsError* err);
     int (*generate)(RsBackend* b, uint64_t first_path, uint32_t paths, RsError* err);
+    /* Reorders the live index list by ray_sort.h's key (compaction strategies only). */
+    int (*sort)(RsBackend* b, RsError* err);
     int (*extend)(RsBackend* b, RsError* err);
     int (*shade)(RsBackend* b, RsError* err);
     int (*connect)(RsBackend* b, RsError* err);
@@ -123,8 +134,14 @@ const char* rs_deadray_list(void);
 /* Copies a frame's settings into the kernel parameters (both backends do this in set_frame). */
 void rs_kernel_params_set_frame(RsKernelParams* kp, const RsFrameDesc* frame);
 
-/* Bytes of wave buffers per path in flight, for a strategy: what memory planning divides by. */
-uint64_t rs_wave_bytes_per_path(RsDeadRay d, int payload);
+/* Bytes of wave buffers per path in flight, for a configuration: what memory planning divides by. */
+uint64_t rs_wave_bytes_per_path(const RsBackendConfig* config);
+
+/* Checks the combination of options a backend is asked for; 0 or -1 with the reason. */
+int rs_backend_config_check(const RsBackendConfig* config, uint32_t accel, RsError* err);
+
+const char* rs_trace_kernel_name(RsTraceKernel k);
+int rs_trace_kernel_parse(const char* name, RsTraceKernel* out);
 
 /* Creates the backend config->kind asks for; AUTO picks CUDA when a device is present. */
 RsBackend* rs_backend_create(const RsBackendConfig* config, RsError* err);

@@ -22,6 +22,7 @@
 #include "../kernel/stage_connect.h"
 #include "../kernel/stage_extend.h"
 #include "../kernel/stage_generate.h"
+#include "../kernel/ray_sort.h"
 #include "../kernel/stage_shade.h"
 #include "array.h"
 #include "backend_cpu_internal.h"
@@ -103,7 +104,7 @@ static int alloc_wave(RsCpuBackend* b, uint32_t n, RsError* err)
     if (!ok) {
         free_wave(b);
         return rs_error_set(err, "out of memory: wave buffers for %u paths (%.1f MiB)", n,
-                            (double)n * (double)rs_wave_bytes_per_path(d, b->base.config.payload) / 1048576.0);
+                            (double)n * (double)rs_wave_bytes_per_path(&b->base.config) / 1048576.0);
     }
     b->capacity = n;
     b->kp.rays = b->rays[0];
@@ -264,7 +265,8 @@ static void cpu_destroy(RsBackend* base)
 
 static int cpu_set_scene(RsBackend* base, const RsSceneView* scene, RsError* err)
 {
-    (void)err;
+    if (rs_backend_config_check(&base->config, scene->accel.kind, err))
+        return -1;
     cpu(base)->kp.scene = *scene; /* the host arrays are used in place */
     return 0;
 }
@@ -304,6 +306,45 @@ static int cpu_generate(RsBackend* base, uint64_t first_path, uint32_t paths, Rs
     b->kp.wave_paths = paths;
     run_dense(b, generate_one, paths);
     rs_cpu_deadray_reset(b, paths);
+    return 0;
+}
+
+typedef struct SortItem {
+    uint32_t key, row;
+} SortItem;
+
+static int compare_items(const void* a, const void* b)
+{
+    const SortItem *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->row < y->row ? -1 : (x->row > y->row); /* ties by row: the order is the same on every run */
+}
+
+/* --sort-rays: the live index list in key order (ray_sort.h); ties by row, so the order is the
+ * same on every run. Like the CUDA backend's radix sort, it changes which rays run side by
+ * side, never what any ray computes. */
+static int cpu_sort(RsBackend* base, RsError* err)
+{
+    RsCpuBackend* b = cpu(base);
+    if (!rs_deadray_is_compaction(base->config.deadray) || b->live == 0)
+        return 0;
+    SortItem* items = malloc((size_t)b->live * sizeof *items);
+    if (!items)
+        return rs_error_set(err, "out of memory sorting %u rays", b->live);
+    const RsSceneView* s = &b->kp.scene;
+    RsVec3 scale = rs_sort_scale(s->bounds_lo, s->bounds_hi);
+    for (uint32_t i = 0; i < b->live; ++i) {
+        uint32_t row = rs_cpu_active_row(b, i);
+        items[i].row = row;
+        items[i].key = rs_ray_sort_key(rs_xyz(b->kp.rays.origin[row]), rs_xyz(b->kp.rays.direction[row]),
+                                       rs_xyz(s->bounds_lo), scale);
+    }
+    qsort(items, b->live, sizeof *items, compare_items);
+    for (uint32_t i = 0; i < b->live; ++i)
+        b->index[0][i] = items[i].row;
+    b->dense = 0;
+    free(items);
     return 0;
 }
 
@@ -400,7 +441,7 @@ static int cpu_finish(RsBackend* base, RsError* err)
 }
 
 static const RsBackendOps cpu_ops = {
-    cpu_destroy, cpu_set_scene,  cpu_set_frame, cpu_generate, cpu_extend, cpu_shade, cpu_connect,
+    cpu_destroy, cpu_set_scene,  cpu_set_frame, cpu_generate, cpu_sort, cpu_extend, cpu_shade, cpu_connect,
     cpu_drop_dead, cpu_accumulate, cpu_read_film, cpu_write_film, cpu_display, cpu_finish, NULL,
 };
 

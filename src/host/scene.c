@@ -206,6 +206,8 @@ RsSceneView rs_scene_view(const RsScene* scene)
     v.light_count = scene->light_count;
     v.env = scene->env;
     v.env_select_pdf = scene->env_select_pdf;
+    v.bounds_lo = rs_pack(scene->bounds_lo, 0.0f);
+    v.bounds_hi = rs_pack(scene->bounds_hi, 0.0f);
     return v;
 }
 

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <time.h>
 
-static const char* const stage_names[RS_STAGE_COUNT] = {"generate", "extend", "shade", "connect", "drop_dead",
-                                                        "accumulate"};
+static const char* const stage_names[RS_STAGE_COUNT] = {"generate", "sort",      "extend",    "shade",
+                                                        "connect",  "drop_dead", "accumulate"};
 
 const char* rs_stage_name(RsStage s) { return s < RS_STAGE_COUNT ? stage_names[s] : "?"; }
 
@@ -39,7 +39,7 @@ RsFrameDesc rs_frame_from_scene(const RsScene* scene, uint32_t width, uint32_t h
 
 int rs_wavefront_plan(const RsBackend* backend, uint64_t total_paths, uint32_t* wave_capacity, RsError* err)
 {
-    uint64_t per_path = rs_wave_bytes_per_path(backend->config.deadray, backend->config.payload);
+    uint64_t per_path = rs_wave_bytes_per_path(&backend->config);
     uint64_t fits = backend->memory_budget / per_path;
     if (fits < 32)
         return rs_error_set(err,
@@ -99,6 +99,8 @@ static int trace_wave(RsWavefront* wf, uint64_t first_path, uint32_t paths, RsEr
         if (depth > 1)
             wf->stats.bounce_rays += live;
         RsBounceCounts counts;
+        if (depth > 1 && b->config.sort_rays)
+            RS_TIMED(RS_STAGE_SORT, ops->sort(b, err));
         RS_TIMED(RS_STAGE_EXTEND, ops->extend(b, err));
         RS_TIMED(RS_STAGE_SHADE, ops->shade(b, err));
         RS_TIMED(RS_STAGE_CONNECT, ops->connect(b, err));

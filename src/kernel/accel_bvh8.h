@@ -165,58 +165,89 @@ RS_FN uint32_t rs_bvh8_intersect_children(const RsBvh8Node* n, const RsBvh8Ray* 
     return hits;
 }
 
+/* A traversal in progress: the while-while loop of Aila & Laine as a state that one step at a
+ * time advances, so that a persistent kernel can swap a finished ray for a new one between
+ * steps (dynamic fetch, Aila, Laine and Karras 2012). The plain traversal just steps until done. */
+typedef struct RsBvh8Walk {
+    RsBvh8Ray ray;
+    RsHit hit;
+    uint32_t skip;
+    uint32_t group_base, group_hits, group_imask; /* the node group: interior hits not yet visited */
+    uint32_t sp;                                  /* stack entries in use */
+    int any;
+} RsBvh8Walk;
+
+RS_FN void rs_bvh8_walk_begin(RsBvh8Walk* w, RsVec3 o, RsVec3 d, float tmax, uint32_t skip, int any)
+{
+    rs_hit_init(&w->hit, tmax);
+    w->ray.o = o;
+    w->ray.d = d;
+    w->ray.inv_d = rs_safe_inverse(d);
+    w->ray.near_x = w->ray.inv_d.x < 0.0f;
+    w->ray.near_y = w->ray.inv_d.y < 0.0f;
+    w->ray.near_z = w->ray.inv_d.z < 0.0f;
+    w->ray.octant = w->ray.near_x | (w->ray.near_y << 1) | (w->ray.near_z << 2);
+    w->skip = skip;
+    w->any = any;
+    /* the root is the one interior child, in slot 0, of an imaginary parent */
+    w->group_base = 0;
+    w->group_hits = 1u << (24u + w->ray.octant);
+    w->group_imask = 1u;
+    w->sp = 0;
+}
+
+/* Visits one node (and the leaf primitives it hits), or pops a node group. Returns 1 when the
+ * walk is over: nothing left to visit, or, for an any-hit walk, something was hit. */
+RS_FN int rs_bvh8_walk_step(const RsBvh8View* s, RsBvh8Walk* w, RsTraceStack stack)
+{
+    if (w->group_hits & 0xff000000u) {
+        uint32_t bit = rs_highest_bit(w->group_hits);
+        w->group_hits &= ~(1u << bit);
+        uint32_t slot = (bit - 24u) ^ w->ray.octant;
+        uint32_t node = w->group_base + rs_popcount(w->group_imask & ((1u << slot) - 1u));
+        if (w->group_hits & 0xff000000u) {
+            stack.base[w->sp * stack.stride] = (uint64_t)w->group_base | ((uint64_t)(w->group_hits | w->group_imask) << 32);
+            ++w->sp;
+        }
+        const RsBvh8Node* n = &s->nodes[node];
+        uint32_t hits = rs_bvh8_intersect_children(n, &w->ray, w->hit.t);
+        RsUint4 b1 = n->b1;
+        w->group_base = b1.x;
+        w->group_imask = n->b0.w >> 24;
+        w->group_hits = hits & 0xff000000u;
+        uint32_t prims = hits & 0x00ffffffu;
+        while (prims) {
+            uint32_t k = rs_lowest_bit(prims);
+            prims &= prims - 1u;
+            if (rs_hit_prim(&s->prims[b1.y + k], w->ray.o, w->ray.d, w->skip, &w->hit) && w->any)
+                return 1;
+        }
+    }
+    if (!(w->group_hits & 0xff000000u)) {
+        if (w->sp == 0)
+            return 1;
+        --w->sp;
+        uint64_t e = stack.base[w->sp * stack.stride];
+        w->group_base = (uint32_t)e;
+        w->group_hits = (uint32_t)(e >> 32) & 0xff000000u;
+        w->group_imask = (uint32_t)(e >> 32) & 0xffu;
+    }
+    return 0;
+}
+
 /* Shared loop; `any` selects shadow-ray semantics (stop at the first hit). */
 RS_FN int rs_bvh8_traverse(const RsBvh8View* s, RsVec3 o, RsVec3 d, float tmax, uint32_t skip, int any,
                            RsHit* hit, RsTraceStack stack)
 {
-    rs_hit_init(hit, tmax);
-    if (s->node_count == 0)
+    if (s->node_count == 0) {
+        rs_hit_init(hit, tmax);
         return 0;
-    RsBvh8Ray r;
-    r.o = o;
-    r.d = d;
-    r.inv_d = rs_safe_inverse(d);
-    r.near_x = r.inv_d.x < 0.0f;
-    r.near_y = r.inv_d.y < 0.0f;
-    r.near_z = r.inv_d.z < 0.0f;
-    r.octant = r.near_x | (r.near_y << 1) | (r.near_z << 2);
-    /* the root is the one interior child, in slot 0, of an imaginary parent */
-    uint32_t group_base = 0, group_hits = 1u << (24u + r.octant), group_imask = 1u;
-    uint32_t sp = 0;
-    for (;;) {
-        if (group_hits & 0xff000000u) {
-            uint32_t bit = rs_highest_bit(group_hits);
-            group_hits &= ~(1u << bit);
-            uint32_t slot = (bit - 24u) ^ r.octant;
-            uint32_t node = group_base + rs_popcount(group_imask & ((1u << slot) - 1u));
-            if (group_hits & 0xff000000u) {
-                stack.base[sp * stack.stride] = (uint64_t)group_base | ((uint64_t)(group_hits | group_imask) << 32);
-                ++sp;
-            }
-            const RsBvh8Node* n = &s->nodes[node];
-            uint32_t hits = rs_bvh8_intersect_children(n, &r, hit->t);
-            RsUint4 b1 = n->b1;
-            group_base = b1.x;
-            group_imask = n->b0.w >> 24;
-            group_hits = hits & 0xff000000u;
-            uint32_t prims = hits & 0x00ffffffu;
-            while (prims) {
-                uint32_t k = rs_lowest_bit(prims);
-                prims &= prims - 1u;
-                if (rs_hit_prim(&s->prims[b1.y + k], o, d, skip, hit) && any)
-                    return 1;
-            }
-        }
-        if (!(group_hits & 0xff000000u)) {
-            if (sp == 0)
-                break;
-            --sp;
-            uint64_t e = stack.base[sp * stack.stride];
-            group_base = (uint32_t)e;
-            group_hits = (uint32_t)(e >> 32) & 0xff000000u;
-            group_imask = (uint32_t)(e >> 32) & 0xffu;
-        }
     }
+    RsBvh8Walk w;
+    rs_bvh8_walk_begin(&w, o, d, tmax, skip, any);
+    while (!rs_bvh8_walk_step(s, &w, stack)) {
+    }
+    *hit = w.hit;
     return hit->prim != RS_NO_HIT;
 }
 

@@ -19,6 +19,7 @@ typedef struct RsSceneView {
     RsEnvironment env;
     float env_select_pdf; /* probability that next-event estimation picks the environment */
     float pad2_[3];
+    RsFloat4 bounds_lo, bounds_hi; /* xyz: the box of every primitive */
 } RsSceneView;
 
 #endif /* RS_KERNEL_SCENE_VIEW_H */

@@ -22,6 +22,20 @@ RS_FN void rs_stage_extend_with(const RsKernelParams* kp, uint32_t row, uint32_t
     kp->rays.hit[row] = rs_float4(hit.t, hit.u, hit.v, rs_uint_as_float(hit.prim));
 }
 
+/* For a kernel that interleaves many bvh8 traversals (persistent warps with dynamic fetch,
+ * cuda/kernel_extend_fetch.cu): row's ray as a walk to step, and the walk's result stored. */
+RS_FN void rs_stage_extend_walk_begin(const RsKernelParams* kp, uint32_t row, RsBvh8Walk* w)
+{
+    RsFloat4 o = kp->rays.origin[row];
+    RsFloat4 d = kp->rays.direction[row];
+    rs_bvh8_walk_begin(w, rs_xyz(o), rs_xyz(d), d.w, rs_float_as_uint(o.w), 0);
+}
+
+RS_FN void rs_stage_extend_walk_end(const RsKernelParams* kp, uint32_t row, const RsBvh8Walk* w)
+{
+    kp->rays.hit[row] = rs_float4(w->hit.t, w->hit.u, w->hit.v, rs_uint_as_float(w->hit.prim));
+}
+
 RS_FN void rs_stage_extend(const RsKernelParams* kp, uint32_t row, RsTraceStack stack)
 {
     rs_stage_extend_with(kp, row, kp->scene.accel.kind, stack);

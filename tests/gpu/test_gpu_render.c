@@ -1,8 +1,10 @@
 /* test_gpu_render.c - the CUDA backend renders what the CPU backend renders (gpu suite; exits
  * 77 without a CUDA device). Host C11.
  *
- *  1. All GPU strategies (and payload compaction) give the same film bit for bit as GPU flags,
- *     with the same live-ray counts per bounce, also when the frame is cut into small waves.
+ *  1. All GPU strategies (and payload compaction, sorted rays, and for bvh8 the persistent
+ *     dynamic-fetch extend) give the same film bit for bit as GPU flags, with the same live-ray
+ *     counts per bounce, also when the frame is cut into small waves; for every acceleration
+ *     structure.
  *  2. GPU vs CPU at equal spp, per scene and integrator. They may differ only through
  *     floating-point contraction (nvcc fuses multiply-adds) and math-library rounding; most
  *     paths come out the same to a few ulps, and the few whose discrete choices flip (a
@@ -50,8 +52,8 @@ static void compare_cpu_gpu(const RsScene* scene, const char* file, uint32_t int
         mean_a /= pixels;
         mean_b /= pixels;
         abs_diff /= pixels;
-        printf("%s %s: mean cpu %.6f gpu %.6f (rel %.2e), mean |diff| %.2e (rel %.2e), max |diff| %.3g\n", file,
-               rs_integrator_name(integrator), mean_a, mean_b, fabs(mean_a - mean_b) / mean_a, abs_diff,
+        printf("%s %s %s: mean cpu %.6f gpu %.6f (rel %.2e), mean |diff| %.2e (rel %.2e), max |diff| %.3g\n", file,
+               rs_accel_name(scene->accel.view.kind), rs_integrator_name(integrator), mean_a, mean_b, fabs(mean_a - mean_b) / mean_a, abs_diff,
                abs_diff / mean_a, max_diff);
         CHECK(fabs(mean_a - mean_b) <= 0.01 * mean_a, "%s %s: image means differ by more than 1%%", file,
               rs_integrator_name(integrator));
@@ -73,25 +75,35 @@ static void compare_strategies(const RsScene* scene, const char* file, uint32_t 
     if (!ref)
         return;
     uint32_t pixels = tr.width * tr.height;
+    const char* accel = rs_accel_name(scene->accel.view.kind);
+    int kernels = scene->accel.view.kind == RS_ACCEL_BVH8 ? 2 : 1;
     for (int d = 0; d < RS_DEADRAY_COUNT; ++d) {
-        for (int payload = 0; payload <= rs_deadray_is_compaction((RsDeadRay)d); ++payload) {
+        int compaction = rs_deadray_is_compaction((RsDeadRay)d);
+        for (int payload = 0; payload <= compaction; ++payload) {
             for (int split = 0; split < 2; ++split) {
-                RsBackendConfig cfg = gpu_config((RsDeadRay)d, payload);
-                TestRender t2 = tr;
-                t2.wave_limit = split ? 4000 : 0;
-                rs_error_clear(&err);
-                RsFloat4* film = test_render(scene, &cfg, &t2, &stats, &err);
-                CHECK(film != NULL, "%s: %s", rs_deadray_name((RsDeadRay)d), err.message);
-                if (!film)
-                    continue;
-                CHECK(memcmp(film, ref, pixels * sizeof *ref) == 0, "%s %s %s%s%s: image differs from GPU flags", file,
-                      rs_integrator_name(integrator), rs_deadray_name((RsDeadRay)d), payload ? " payload" : "",
-                      split ? " waves of 4000" : "");
-                CHECK(memcmp(stats.live_at_depth, ref_stats.live_at_depth, sizeof stats.live_at_depth) == 0 &&
-                          stats.shadow_rays == ref_stats.shadow_rays,
-                      "%s %s %s: ray counts differ from GPU flags", file, rs_integrator_name(integrator),
-                      rs_deadray_name((RsDeadRay)d));
-                free(film);
+                for (int sort = 0; sort <= compaction; ++sort) {
+                    for (int kernel = 0; kernel < kernels; ++kernel) {
+                        RsBackendConfig cfg = gpu_config((RsDeadRay)d, payload);
+                        cfg.sort_rays = sort;
+                        cfg.trace_kernel = kernel ? RS_TRACE_PERSISTENT : RS_TRACE_PLAIN;
+                        TestRender t2 = tr;
+                        t2.wave_limit = split ? 4000 : 0;
+                        char what[200];
+                        snprintf(what, sizeof what, "%s %s %s %s%s%s%s%s", file, accel, rs_integrator_name(integrator),
+                                 rs_deadray_name((RsDeadRay)d), payload ? " payload" : "", split ? " waves of 4000" : "",
+                                 sort ? " sorted" : "", kernel ? " persistent extend" : "");
+                        rs_error_clear(&err);
+                        RsFloat4* film = test_render(scene, &cfg, &t2, &stats, &err);
+                        CHECK(film != NULL, "%s: %s", what, err.message);
+                        if (!film)
+                            continue;
+                        CHECK(memcmp(film, ref, pixels * sizeof *ref) == 0, "%s: image differs from GPU flags", what);
+                        CHECK(memcmp(stats.live_at_depth, ref_stats.live_at_depth, sizeof stats.live_at_depth) == 0 &&
+                                  stats.shadow_rays == ref_stats.shadow_rays,
+                              "%s: ray counts differ from GPU flags", what);
+                        free(film);
+                    }
+                }
             }
         }
     }
@@ -112,9 +124,16 @@ int main(int argc, char** argv)
             continue;
         }
         const char* base = strrchr(argv[i], '/') ? strrchr(argv[i], '/') + 1 : argv[i];
-        for (uint32_t integrator = 0; integrator < 2; ++integrator) {
-            compare_strategies(&scene, base, integrator);
-            compare_cpu_gpu(&scene, base, integrator);
+        for (uint32_t accel = 0; accel < RS_ACCEL_COUNT; ++accel) {
+            scene.accel_options.kind = accel;
+            if (rs_scene_build(&scene, &err)) {
+                CHECK(0, "%s", err.message);
+                continue;
+            }
+            for (uint32_t integrator = 0; integrator < 2; ++integrator) {
+                compare_strategies(&scene, base, integrator);
+                compare_cpu_gpu(&scene, base, integrator);
+            }
         }
         rs_scene_free(&scene);
     }

@@ -62,7 +62,7 @@ for r in results:
     if missing:
         continue
     check(set(r["mrays_per_s"]) == {"camera", "bounce", "shadow", "total"}, "mrays_per_s kinds")
-    check(set(r["stage_ms"]) == {"generate", "extend", "shade", "connect", "drop_dead", "accumulate"}, "stage_ms")
+    check(set(r["stage_ms"]) == {"generate", "sort", "extend", "shade", "connect", "drop_dead", "accumulate"}, "stage_ms")
     check(r["ms_min"] <= r["ms_median"] <= r["ms_max"], "min <= median <= max")
     live = r["live_rays"]
     # depth + 1 entries: the last is the emission-only segment after a specular last vertex
