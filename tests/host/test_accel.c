@@ -23,6 +23,7 @@
 #include "../../src/kernel/sampling.h"
 #include "../../src/kernel/surface.h"
 #include "../test.h"
+#include "random_rays.h"
 
 static int encloses(RsVec3 lo, RsVec3 hi, RsVec3 plo, RsVec3 phi)
 {
@@ -190,49 +191,20 @@ static void check_structure(const RsScene* s, const char* what)
     free(c.reached);
 }
 
-static float brute_force(const RsSceneView* v, RsVec3 o, RsVec3 d, float tmax, uint32_t* prim)
-{
-    float best = tmax;
-    *prim = RS_NO_HIT;
-    for (uint32_t i = 0; i < v->prim_count; ++i) {
-        float t, a, b;
-        if (rs_intersect_prim(&v->prims[i], o, d, 0.0f, best, &t, &a, &b)) {
-            best = t;
-            *prim = i;
-        }
-    }
-    return best;
-}
-
 static void check_traversal(const RsScene* s, const char* what, uint32_t seed, uint32_t rays)
 {
     RsSceneView v = rs_scene_view(s);
     uint64_t stack_mem[RS_BVH8_STACK];
     RsTraceStack stack = {stack_mem, 1};
-    RsVec3 lo = s->bounds_lo, hi = s->bounds_hi, size = rs_sub(hi, lo);
     int mismatched = 0, any_wrong = 0, hits = 0;
     for (uint32_t i = 0; i < rays; ++i) {
-        uint32_t key = rs_rng_path_key(seed, i, 0);
-        /* origins in a box twice the scene's size around it */
-        RsVec3 o = rs_add(lo, rs_mul(size, rs_vec3(2.0f * rs_rng(key, 0, 0) - 0.5f, 2.0f * rs_rng(key, 0, 1) - 0.5f,
-                                                   2.0f * rs_rng(key, 0, 2) - 0.5f)));
-        RsVec3 d = rs_sample_uniform_sphere(rs_rng(key, 0, 3), rs_rng(key, 0, 4));
-        if (i % 2 == 0) { /* half the rays aim into a primitive's box, so thin scenes get hit too */
-            RsVec3 plo, phi;
-            rs_prim_bounds(&v.prims[rs_hash_u32(key) % v.prim_count], &plo, &phi);
-            RsVec3 target = rs_add(plo, rs_mul(rs_sub(phi, plo), rs_vec3(rs_rng(key, 1, 0), rs_rng(key, 1, 1),
-                                                                        rs_rng(key, 1, 2))));
-            if (!(rs_length(rs_sub(target, o)) > 0.0f))
-                continue;
-            d = rs_normalize(rs_sub(target, o));
-        } else if (i % 7 == 0) { /* some axis-parallel rays */
-            d = rs_vec3(i % 3 ? 1.0f : -1.0f, 0.0f, 0.0f);
-        }
-        float tmax = i % 5 == 0 ? 0.5f * rs_length(size) : INFINITY;
+        TestRay r;
+        if (!random_ray(s, seed, i, &r))
+            continue;
         uint32_t prim;
-        float t_ref = brute_force(&v, o, d, tmax, &prim);
+        float t_ref = brute_force(s, &r, &prim);
         RsHit hit;
-        int found = rs_accel_closest(v.accel.kind, &v.accel, o, d, tmax, RS_NO_HIT, &hit, stack);
+        int found = rs_accel_closest(v.accel.kind, &v.accel, r.o, r.d, r.tmax, RS_NO_HIT, &hit, stack);
         hits += found;
         if (found != (prim != RS_NO_HIT) || (found && !(fabsf(hit.t - t_ref) <= 1e-6f * t_ref))) {
             if (mismatched < 3)
@@ -240,7 +212,7 @@ static void check_traversal(const RsScene* s, const char* what, uint32_t seed, u
                         found ? hit.t : -1.0f, hit.prim, prim != RS_NO_HIT ? t_ref : -1.0f, prim);
             ++mismatched;
         }
-        if (rs_accel_any(v.accel.kind, &v.accel, o, d, tmax, RS_NO_HIT, stack) != (prim != RS_NO_HIT))
+        if (rs_accel_any(v.accel.kind, &v.accel, r.o, r.d, r.tmax, RS_NO_HIT, stack) != (prim != RS_NO_HIT))
             ++any_wrong;
     }
     CHECK(mismatched == 0, "%s: %d of %u closest hits differ from brute force", what, mismatched, rays);

@@ -1,0 +1,54 @@
+/* accel_probe_kernel.cu - closest-hit and any-hit of arbitrary rays on the GPU, one kernel per
+ * structure, for test_gpu_accel.c. nvcc. */
+#include "../../cuda/accel_upload.cuh"
+#include "../../cuda/trace_stack.cuh"
+#include "accel_probe_kernel.h"
+#include "cuda_ok.cuh"
+
+template <int Accel>
+__global__ void __launch_bounds__(RS_TRACE_BLOCK) probe_kernel(RsAccelView a, const RsFloat4* origins,
+                                                                const RsFloat4* directions, uint32_t n,
+                                                                RsFloat4* closest, uint32_t* any)
+{
+    RS_TRACE_STACK_DECLARE(Accel, stack);
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    RsFloat4 o = origins[i], d = directions[i];
+    RsHit hit;
+    rs_accel_closest(Accel, &a, rs_xyz(o), rs_xyz(d), o.w, RS_NO_HIT, &hit, stack);
+    closest[i] = rs_float4(hit.t, hit.u, hit.v, rs_uint_as_float(hit.prim));
+    any[i] = (uint32_t)rs_accel_any(Accel, &a, rs_xyz(o), rs_xyz(d), o.w, RS_NO_HIT, stack);
+}
+
+template <class T> static T* to_device(const T* host, uint32_t n)
+{
+    T* d = NULL;
+    CUDA_OK(cudaMalloc((void**)&d, (size_t)(n ? n : 1) * sizeof(T)));
+    if (host)
+        CUDA_OK(cudaMemcpy(d, host, (size_t)n * sizeof(T), cudaMemcpyHostToDevice));
+    return d;
+}
+
+extern "C" void gpu_trace_rays(const RsAccelView* accel, const RsFloat4* origins, const RsFloat4* directions,
+                               uint32_t n, RsFloat4* closest, uint32_t* any)
+{
+    RsCudaAccel a;
+    CUDA_OK(rs_cuda_accel_upload(accel, &a));
+    RsFloat4 *d_o = to_device(origins, n), *d_d = to_device(directions, n), *d_c = to_device<RsFloat4>(NULL, n);
+    uint32_t* d_any = to_device<uint32_t>(NULL, n);
+    unsigned grid = (n + RS_TRACE_BLOCK - 1) / RS_TRACE_BLOCK;
+    switch (accel->kind) {
+    case RS_ACCEL_BVH8: probe_kernel<RS_ACCEL_BVH8><<<grid, RS_TRACE_BLOCK>>>(a.view, d_o, d_d, n, d_c, d_any); break;
+    case RS_ACCEL_GRID: probe_kernel<RS_ACCEL_GRID><<<grid, RS_TRACE_BLOCK>>>(a.view, d_o, d_d, n, d_c, d_any); break;
+    default: probe_kernel<RS_ACCEL_BVH2><<<grid, RS_TRACE_BLOCK>>>(a.view, d_o, d_d, n, d_c, d_any); break;
+    }
+    CUDA_OK(cudaGetLastError());
+    CUDA_OK(cudaMemcpy(closest, d_c, (size_t)n * sizeof(RsFloat4), cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaMemcpy(any, d_any, (size_t)n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaFree(d_o));
+    CUDA_OK(cudaFree(d_d));
+    CUDA_OK(cudaFree(d_c));
+    CUDA_OK(cudaFree(d_any));
+    rs_cuda_accel_free(&a);
+}

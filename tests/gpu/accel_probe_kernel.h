@@ -1,0 +1,21 @@
+/* accel_probe_kernel.h - the GPU side of test_gpu_accel.c (C11 and nvcc). */
+#ifndef RS_TESTS_GPU_ACCEL_PROBE_KERNEL_H
+#define RS_TESTS_GPU_ACCEL_PROBE_KERNEL_H
+
+#include "../../src/kernel/accel.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Traces n rays (origin xyz | tmax, direction xyz) through `accel` on the GPU with the same
+ * traversal the trace kernels use (bvh8's stack in shared memory): closest[i] gets (t, u, v,
+ * prim bits), any[i] the any-hit verdict. A CUDA failure ends the process. */
+void gpu_trace_rays(const RsAccelView* accel, const RsFloat4* origins, const RsFloat4* directions, uint32_t n,
+                    RsFloat4* closest, uint32_t* any);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RS_TESTS_GPU_ACCEL_PROBE_KERNEL_H */
