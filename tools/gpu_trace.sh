@@ -49,6 +49,9 @@ scenes=("$@")
 list=$(IFS=,; echo "${scenes[*]}")
 build-gpu/raystream bench-trace --scenes "$list" --json "$out/trace.json" --csv "$out/trace.csv" 2>&1 | tee "$out/trace.txt"
 
-# brute force on the big models (CPU, all cores; the GPU agreement is the gpu suite's)
-timeout 300 build-gpu/tests/test_accel --rays 400 tools/bench/scenes/sponza.json tools/bench/scenes/dragon.json \
-    > "$out/accel-big.txt" 2>&1; echo "test_accel on the big models: exit $?"; tail -3 "$out/accel-big.txt"
+# every structure against brute force on the big models: GPU traversal, then CPU traversal
+build-gpu/tests/test_gpu_accel --rays 3000 tools/bench/scenes/sponza.json tools/bench/scenes/dragon.json \
+    tools/bench/scenes/conference.json tools/bench/scenes/sibenik.json > "$out/gpu-accel-big.txt" 2>&1
+echo "test_gpu_accel on the big models: exit $?"; grep -E "rays|failed|passed" "$out/gpu-accel-big.txt"
+timeout 300 build-gpu/tests/test_accel --rays 300 tools/bench/scenes/sponza.json tools/bench/scenes/dragon.json \
+    > "$out/accel-big.txt" 2>&1; echo "test_accel (CPU) on the big models: exit $?"; tail -2 "$out/accel-big.txt"
