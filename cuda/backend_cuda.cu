@@ -316,6 +316,8 @@ static int cuda_sort(RsBackend* base, RsError* err)
     enter(b, "sort", err);
     if (b->mode != RS_LIVE_INDEX)
         return 0;
+    if (!b->sort.temp)
+        return rs_error_set(err, "internal error: sort called on a backend configured without --sort-rays");
     if (mark_begin(b, RS_STAGE_SORT))
         return -1;
     RS_CUDA(&b->ctx, rs_launch_sort_rays(b->kp, &b->index[0], &b->index[1], b->live, &b->sort, b->stream));

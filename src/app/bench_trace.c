@@ -128,7 +128,7 @@ static int run(const RsScene* scene, RsBackendConfig cfg, uint32_t width, uint32
     memset(r, 0, sizeof *r);
     cfg.deadray = RS_DEADRAY_COMPACT_SCAN;
     cfg.time_stages = 1;
-    cfg.sort_rays = 0;
+    cfg.sort_rays = 1; /* the backend keeps sort buffers; only the explicit sort calls below use them */
     RsBackend* b = rs_backend_create(&cfg, err);
     if (!b)
         return -1;

@@ -21,6 +21,27 @@ __global__ void __launch_bounds__(RS_TRACE_BLOCK) probe_kernel(RsAccelView a, co
     any[i] = (uint32_t)rs_accel_any(Accel, &a, rs_xyz(o), rs_xyz(d), o.w, RS_NO_HIT, stack);
 }
 
+__global__ void brute_kernel(const RsPrim* prims, uint32_t count, const RsFloat4* origins,
+                             const RsFloat4* directions, uint32_t n, RsFloat4* nearest)
+{
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    RsFloat4 o = origins[i], d = directions[i];
+    float best = o.w, u = 0.0f, v = 0.0f;
+    uint32_t prim = RS_NO_HIT;
+    for (uint32_t k = 0; k < count; ++k) {
+        float t, a, b;
+        if (rs_intersect_prim(&prims[k], rs_xyz(o), rs_xyz(d), 0.0f, best, &t, &a, &b)) {
+            best = t;
+            u = a;
+            v = b;
+            prim = k;
+        }
+    }
+    nearest[i] = rs_float4(best, u, v, rs_uint_as_float(prim));
+}
+
 template <class T> static T* to_device(const T* host, uint32_t n)
 {
     T* d = NULL;
@@ -28,6 +49,20 @@ template <class T> static T* to_device(const T* host, uint32_t n)
     if (host)
         CUDA_OK(cudaMemcpy(d, host, (size_t)n * sizeof(T), cudaMemcpyHostToDevice));
     return d;
+}
+
+extern "C" void gpu_brute_force(const RsPrim* prims, uint32_t count, const RsFloat4* origins,
+                                const RsFloat4* directions, uint32_t n, RsFloat4* nearest)
+{
+    RsPrim* d_p = to_device(prims, count);
+    RsFloat4 *d_o = to_device(origins, n), *d_d = to_device(directions, n), *d_n = to_device<RsFloat4>(NULL, n);
+    brute_kernel<<<(n + 127) / 128, 128>>>(d_p, count, d_o, d_d, n, d_n);
+    CUDA_OK(cudaGetLastError());
+    CUDA_OK(cudaMemcpy(nearest, d_n, (size_t)n * sizeof(RsFloat4), cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaFree(d_p));
+    CUDA_OK(cudaFree(d_o));
+    CUDA_OK(cudaFree(d_d));
+    CUDA_OK(cudaFree(d_n));
 }
 
 extern "C" void gpu_trace_rays(const RsAccelView* accel, const RsFloat4* origins, const RsFloat4* directions,
