@@ -55,3 +55,15 @@ build-gpu/tests/test_gpu_accel --rays 3000 tools/bench/scenes/sponza.json tools/
 echo "test_gpu_accel on the big models: exit $?"; grep -E "rays|failed|passed" "$out/gpu-accel-big.txt"
 timeout 300 build-gpu/tests/test_accel --rays 300 tools/bench/scenes/sponza.json tools/bench/scenes/dragon.json \
     > "$out/accel-big.txt" 2>&1; echo "test_accel (CPU) on the big models: exit $?"; tail -2 "$out/accel-big.txt"
+
+# Nsight Compute over bvh8's extend on the first scene (camera rays, then bounce rays), with
+# NCU=1: the limiter figures RESULTS.md quotes (issue rate, occupancy, SIMT efficiency, caches)
+if [ "${NCU:-0}" = 1 ]; then
+    timeout 300 ncu --clock-control none --kernel-name regex:rs_kernel_extend --launch-count 4 \
+        --section SpeedOfLight --section Occupancy --section WarpStateStats --section LaunchStats \
+        --metrics smsp__thread_inst_executed_per_inst_executed.ratio,smsp__inst_executed.sum,l1tex__t_sector_hit_rate.pct,lts__t_sector_hit_rate.pct,smsp__issue_active.avg.pct_of_peak_sustained_active \
+        build-gpu/raystream bench-trace --scenes "${scenes[0]}" --accel bvh8 --repeats 1 > "$out/ncu-extend.txt" 2>&1
+    echo "ncu: exit $?"
+    grep -E "rs_kernel_extend|Duration|Compute \(SM\) Throughput|Memory Throughput|Achieved Occupancy|Theoretical Occupancy|Registers Per|thread_inst_executed_per|inst_executed.sum|sector_hit_rate|issue_active|No Eligible|Active Warps Per" \
+        "$out/ncu-extend.txt" | head -80
+fi

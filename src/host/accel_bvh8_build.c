@@ -12,8 +12,10 @@
  * 3. Top-down, each wide node gathers its slots by following those decisions, puts them in
  *    slots by direction (slot s gets the child lying farthest towards the octant s names,
  *    greedily by that score), and stores the child boxes in 8 bits per coordinate relative to
- *    a power-of-two grid over the node's box, rounded outwards. Interior children are numbered
- *    breadth-first and consecutively per node; leaf primitives are copied consecutively.
+ *    a power-of-two grid over the node's box (starting one step below it), rounded outwards and
+ *    widened by one more step, which covers the half step by which the GPU's box test may round
+ *    (src/kernel/accel_bvh8.h, rs_bvh8_plane). Interior children are numbered breadth-first and
+ *    consecutively per node; leaf primitives are copied consecutively.
  * A binary leaf of more than 3 primitives (only where the binary builder's depth limit forced
  * one) becomes a wide node whose slots hold 3 primitives each.
  */
@@ -190,22 +192,36 @@ static void assign_slots(const Slot* slots, int count, RsVec3 centre, int order[
     }
 }
 
-/* Exponent byte of the power-of-two step that spans `extent` in 255 steps. */
+/* Steps the node's extent may span: 255 less the margin of one step at each end that the
+ * widened boxes need, less one for rounding p down. */
+#define GRID_SPAN 252.0f
+
+/* Exponent byte of the power-of-two step that spans `extent` in GRID_SPAN steps. */
 static uint32_t step_exponent(float extent)
 {
     int e = -126;
     if (extent > 0.0f) {
         int x;
-        frexpf(extent / 255.0f, &x); /* extent / 255 = m 2^x, 0.5 <= m < 1: 2^x is enough */
+        frexpf(extent / GRID_SPAN, &x); /* extent / span = m 2^x, 0.5 <= m < 1: 2^x is enough */
         e = x < -126 ? -126 : (x > 127 ? 127 : x);
     }
     return (uint32_t)(e + 127);
 }
 
-static uint8_t quantize(float x, float p, float step, int round_up)
+/* The grid origin: one step below the node's low corner, rounded down to a float. */
+static float grid_origin(float lo, float step)
+{
+    double want = (double)lo - (double)step;
+    float p = (float)want;
+    return (double)p > want ? nextafterf(p, -INFINITY) : p;
+}
+
+/* x in grid steps from p, rounded outwards and then widened by one step (rs_bvh8_plane's
+ * rounding on the GPU can move a plane by half a step). */
+static uint8_t quantize(float x, float p, float step, int high)
 {
     double q = ((double)x - (double)p) / (double)step; /* exact: step is a power of two */
-    q = round_up ? ceil(q) : floor(q);
+    q = high ? ceil(q) + 1.0 : floor(q) - 1.0;
     return (uint8_t)(q < 0.0 ? 0.0 : (q > 255.0 ? 255.0 : q));
 }
 
@@ -262,10 +278,11 @@ int rs_accel_bvh8_build(const RsPrim* prims, uint32_t count, const RsAccelOption
         int order[WIDTH];
         assign_slots(slots, n_slots, rs_scale(rs_add(lo, hi), 0.5f), order);
         uint32_t e[3], words[20] = {0}; /* the five blocks as 32-bit words */
-        float step[3];
+        float step[3], p[3];
         for (int k = 0; k < 3; ++k) {
             e[k] = step_exponent(rs_vec3_get(hi, k) - rs_vec3_get(lo, k));
             step[k] = rs_uint_as_float(e[k] << 23);
+            p[k] = grid_origin(rs_vec3_get(lo, k), step[k]);
         }
         uint32_t imask = 0, child_base = wide, prim_base = prim_next;
         for (int s = 0; s < WIDTH; ++s) {
@@ -287,9 +304,8 @@ int rs_accel_bvh8_build(const RsPrim* prims, uint32_t count, const RsAccelOption
             }
             put_byte(words, 24 + s, meta);
             for (int k = 0; k < 3; ++k) {
-                float p = rs_vec3_get(lo, k);
-                put_byte(words, 32 + 8 * k + s, quantize(rs_vec3_get(c->lo, k), p, step[k], 0));
-                put_byte(words, 56 + 8 * k + s, quantize(rs_vec3_get(c->hi, k), p, step[k], 1));
+                put_byte(words, 32 + 8 * k + s, quantize(rs_vec3_get(c->lo, k), p[k], step[k], 0));
+                put_byte(words, 56 + 8 * k + s, quantize(rs_vec3_get(c->hi, k), p[k], step[k], 1));
             }
         }
         /* interior children, in slot order, become the next wide nodes */
@@ -297,9 +313,9 @@ int rs_accel_bvh8_build(const RsPrim* prims, uint32_t count, const RsAccelOption
             if (order[s] >= 0 && slots[order[s]].kind == SLOT_NODE)
                 queue[tail++] = (Pending){slots[order[s]].bin, job.depth + 1};
         wide = tail;
-        words[0] = rs_float_as_uint(lo.x);
-        words[1] = rs_float_as_uint(lo.y);
-        words[2] = rs_float_as_uint(lo.z);
+        words[0] = rs_float_as_uint(p[0]);
+        words[1] = rs_float_as_uint(p[1]);
+        words[2] = rs_float_as_uint(p[2]);
         words[3] = e[0] | (e[1] << 8) | (e[2] << 16) | (imask << 24);
         words[4] = child_base;
         words[5] = prim_base;

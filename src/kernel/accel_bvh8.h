@@ -18,9 +18,10 @@
  *                                     count 1 at bit 24 + s); leaf: its primitive count in unary
  *                                     in the top 3 bits (001, 011, 111) and the offset of its
  *                                     first primitive from prim_base (0..21) in the low 5 bits
- *   offset 32  qlo_x[8]     uint8     child box low corner = p + qlo * step (rounded down)
+ *   offset 32  qlo_x[8]     uint8     child box low corner = p + qlo * step (rounded down, then
+ *                                     one step more: see rs_bvh8_plane)
  *   offset 40  qlo_y[8], offset 48 qlo_z[8]
- *   offset 56  qhi_x[8]     uint8     high corner = p + qhi * step (rounded up)
+ *   offset 56  qhi_x[8]     uint8     high corner = p + qhi * step (rounded up, and one more)
  *   offset 64  qhi_y[8], offset 72 qhi_z[8]
  * So (meta >> 5) << (meta & 31) is a child's bits in a 32-bit hit mask: leaf primitives at
  * bits 0..23, interior children at bits 24..31.
@@ -45,7 +46,6 @@
 #include "trace_hit.h"
 
 #define RS_BVH8_STACK 24
-#define RS_BVH8_PAD 1.000002f /* 1 + 2^-19 */
 
 typedef struct RsBvh8Node {
     RsUint4 b0; /* p.x bits | p.y bits | p.z bits | e.x, e.y, e.z, imask (bytes 0..3) */
@@ -69,17 +69,6 @@ typedef struct RsTraceStack {
     uint64_t* base;
     uint32_t stride;
 } RsTraceStack;
-
-/* Byte k (0..3) of w as an exact float. On the GPU one byte permute builds the float 2^23 + b
- * and one subtraction removes 2^23 (both exact), cheaper than an integer conversion. */
-RS_FN float rs_byte_to_float(uint32_t w, uint32_t k)
-{
-#if RS_DEVICE_CODE
-    return __uint_as_float(__byte_perm(w, 0x4b000000u, 0x7540u | k)) - 8388608.0f;
-#else
-    return (float)((w >> (8u * k)) & 0xffu);
-#endif
-}
 
 RS_FN uint32_t rs_highest_bit(uint32_t x)
 {
@@ -111,55 +100,74 @@ RS_FN uint32_t rs_popcount(uint32_t x)
 /* Per-ray constants of the box tests. */
 typedef struct RsBvh8Ray {
     RsVec3 o, d, inv_d;
-    uint32_t octant;       /* bit k set: d_k < 0 */
-    uint32_t near_x, near_y, near_z; /* byte offsets of the near planes' q arrays: 0 lo, 1 hi */
+    uint32_t octant;  /* bit k set: d_k < 0 */
+    uint32_t octant4; /* the octant in every byte */
+    uint32_t near_x, near_y, near_z; /* 1: the near plane is the high one (d < 0) */
 } RsBvh8Ray;
 
+/* The t at which the ray meets the plane q = byte k of w, given the axis' t per grid step `s`
+ * and t at the grid's origin `c` (as rs_bvh8_axis made them): t = q s + c.
+ * On the GPU one byte permute builds the float 2^23 + q exactly, and the 2^23 is folded into c,
+ * so a plane costs the permute and one multiply-add. The fold rounds c to the precision of
+ * 2^23 s, i.e. moves every plane of the node by up to half a grid step; the builder widens each
+ * box by one step on both sides (accel_bvh8_build.c), which covers it. */
+RS_FN float rs_bvh8_plane(uint32_t w, uint32_t k, float s, float c)
+{
+#if RS_DEVICE_CODE
+    return __fmaf_rn(__uint_as_float(__byte_perm(0x4b000000u, w, 0x3104u + k)), s, c);
+#else
+    return (float)((w >> (8u * k)) & 0xffu) * s + c;
+#endif
+}
+
+/* Grid step 2^(e - 127) in t: s = step / d, exact (a power of two times 1/d). */
+RS_FN float rs_bvh8_step(uint32_t e, float inv_d) { return rs_uint_as_float(e << 23) * inv_d; }
+
+/* t at the grid origin p: (p - o) / d, less 2^23 s on the GPU (see rs_bvh8_plane). */
+RS_FN float rs_bvh8_origin(float p, float o, float inv_d, float s)
+{
+#if RS_DEVICE_CODE
+    return (p - o) * inv_d - 8388608.0f * s;
+#else
+    (void)s;
+    return (p - o) * inv_d;
+#endif
+}
+
 /* Hit mask of node n's children for the ray, up to distance tmax: leaf primitives at bits
- * 0..23 (relative to prim_base), interior children at bits 24 + (slot ^ octant). */
+ * 0..23 (relative to prim_base), interior children at bits 24 + (slot ^ octant). All eight slots
+ * are tested without branches: an empty slot's meta is 0, so it sets no bit whatever its box.
+ * Near and far planes of an axis use the same constants, so a flat box (a wall) has equal entry
+ * and exit on that axis and stays hit. */
 RS_FN uint32_t rs_bvh8_intersect_children(const RsBvh8Node* n, const RsBvh8Ray* r, float tmax)
 {
     RsUint4 b0 = n->b0, b1 = n->b1, b2 = n->b2, b3 = n->b3, b4 = n->b4;
-    /* grid step per axis from its exponent byte; the plane of a child at q is p + q step, hit at
-     * t = q (step / d) + (p - o) / d: one multiply-add per plane. Near and far planes use the same
-     * terms, so a flat box (a wall's triangles) has equal entry and exit on that axis, and the
-     * exit is then scaled up by RS_BVH8_PAD so rounding never culls a box the ray touches. The
-     * pad is wider than Ize's 1 + 2 gamma(3) ("Robust BVH Ray Traversal", JCGT 2013) because
-     * q (step / d) and (p - o) / d can nearly cancel, which multiplies their rounding. */
-    float sx = rs_uint_as_float((b0.w & 0xffu) << 23) * r->inv_d.x;
-    float sy = rs_uint_as_float(((b0.w >> 8) & 0xffu) << 23) * r->inv_d.y;
-    float sz = rs_uint_as_float(((b0.w >> 16) & 0xffu) << 23) * r->inv_d.z;
-    float ox = (rs_uint_as_float(b0.x) - r->o.x) * r->inv_d.x;
-    float oy = (rs_uint_as_float(b0.y) - r->o.y) * r->inv_d.y;
-    float oz = (rs_uint_as_float(b0.z) - r->o.z) * r->inv_d.z;
-    uint32_t imask = b0.w >> 24;
+    float sx = rs_bvh8_step(b0.w & 0xffu, r->inv_d.x);
+    float sy = rs_bvh8_step((b0.w >> 8) & 0xffu, r->inv_d.y);
+    float sz = rs_bvh8_step((b0.w >> 16) & 0xffu, r->inv_d.z);
+    float cx = rs_bvh8_origin(rs_uint_as_float(b0.x), r->o.x, r->inv_d.x, sx);
+    float cy = rs_bvh8_origin(rs_uint_as_float(b0.y), r->o.y, r->inv_d.y, sy);
+    float cz = rs_bvh8_origin(rs_uint_as_float(b0.z), r->o.z, r->inv_d.z, sz);
     uint32_t hits = 0;
     for (uint32_t half = 0; half < 2; ++half) {
         uint32_t meta4 = half ? b1.w : b1.z;
-        if (meta4 == 0)
-            continue;
-        /* four slots' bytes per word; near/far chosen once per axis by the ray's sign */
+        /* per slot of the four: interior (bits 3 and 4 of meta both set, which a leaf's offset
+         * below 24 never has) -> 0xff; its hit bit 24 + slot becomes 24 + (slot ^ octant) */
+        uint32_t inner4 = (((meta4 & (meta4 << 1)) & 0x10101010u) >> 4) * 0xffu;
+        uint32_t index4 = (meta4 ^ (r->octant4 & inner4)) & 0x1f1f1f1fu;
+        uint32_t bits4 = (meta4 >> 5) & 0x07070707u;
         uint32_t lo_x = half ? b2.y : b2.x, lo_y = half ? b2.w : b2.z, lo_z = half ? b3.y : b3.x;
         uint32_t hi_x = half ? b3.w : b3.z, hi_y = half ? b4.y : b4.x, hi_z = half ? b4.w : b4.z;
         uint32_t nx = r->near_x ? hi_x : lo_x, fx = r->near_x ? lo_x : hi_x;
         uint32_t ny = r->near_y ? hi_y : lo_y, fy = r->near_y ? lo_y : hi_y;
         uint32_t nz = r->near_z ? hi_z : lo_z, fz = r->near_z ? lo_z : hi_z;
         for (uint32_t k = 0; k < 4; ++k) {
-            uint32_t meta = (meta4 >> (8u * k)) & 0xffu;
-            if (meta == 0)
-                continue;
-            float t0x = rs_byte_to_float(nx, k) * sx + ox, t1x = rs_byte_to_float(fx, k) * sx + ox;
-            float t0y = rs_byte_to_float(ny, k) * sy + oy, t1y = rs_byte_to_float(fy, k) * sy + oy;
-            float t0z = rs_byte_to_float(nz, k) * sz + oz, t1z = rs_byte_to_float(fz, k) * sz + oz;
-            float enter = rs_maxf(rs_maxf(t0x, t0y), rs_maxf(t0z, 0.0f));
-            float exit = rs_minf(rs_minf(t1x, t1y), t1z) * RS_BVH8_PAD;
-            if (enter <= rs_minf(exit, tmax)) {
-                uint32_t slot = half * 4u + k;
-                uint32_t bit = meta & 31u;
-                if ((imask >> slot) & 1u)
-                    bit ^= r->octant; /* 24 + slot becomes 24 + (slot ^ octant) */
-                hits |= (meta >> 5) << bit;
-            }
+            float enter = rs_maxf(rs_maxf(rs_bvh8_plane(nx, k, sx, cx), rs_bvh8_plane(ny, k, sy, cy)),
+                                  rs_maxf(rs_bvh8_plane(nz, k, sz, cz), 0.0f));
+            float exit = rs_minf(rs_minf(rs_bvh8_plane(fx, k, sx, cx), rs_bvh8_plane(fy, k, sy, cy)),
+                                 rs_minf(rs_bvh8_plane(fz, k, sz, cz), tmax));
+            if (enter <= exit)
+                hits |= ((bits4 >> (8u * k)) & 7u) << ((index4 >> (8u * k)) & 31u);
         }
     }
     return hits;
@@ -187,6 +195,7 @@ RS_FN void rs_bvh8_walk_begin(RsBvh8Walk* w, RsVec3 o, RsVec3 d, float tmax, uin
     w->ray.near_y = w->ray.inv_d.y < 0.0f;
     w->ray.near_z = w->ray.inv_d.z < 0.0f;
     w->ray.octant = w->ray.near_x | (w->ray.near_y << 1) | (w->ray.near_z << 2);
+    w->ray.octant4 = w->ray.octant * 0x01010101u;
     w->skip = skip;
     w->any = any;
     /* the root is the one interior child, in slot 0, of an imaginary parent */

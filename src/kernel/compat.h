@@ -105,8 +105,26 @@ RS_FN float rs_sub_rn(float a, float b)
 #endif
 }
 
-RS_FN float rs_minf(float a, float b) { return a < b ? a : b; }
-RS_FN float rs_maxf(float a, float b) { return a > b ? a : b; }
+/* On the GPU fminf/fmaxf are one FMNMX instruction; the comparison-and-select form costs two
+ * there (it must keep its own NaN behaviour). On the CPU the select form is one minss/maxss. The
+ * two differ only for NaN operands, which traversal and shading never pass. */
+RS_FN float rs_minf(float a, float b)
+{
+#if RS_DEVICE_CODE
+    return fminf(a, b);
+#else
+    return a < b ? a : b;
+#endif
+}
+
+RS_FN float rs_maxf(float a, float b)
+{
+#if RS_DEVICE_CODE
+    return fmaxf(a, b);
+#else
+    return a > b ? a : b;
+#endif
+}
 RS_FN float rs_clampf(float x, float lo, float hi) { return rs_minf(rs_maxf(x, lo), hi); }
 
 #define RS_PI 3.14159265358979323846f
