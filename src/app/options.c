@@ -18,8 +18,9 @@ const char rs_common_options_help[] =
     "                        compact-warp, compact-cub (CUDA only)\n"
     "  --payload             compaction moves whole ray rows instead of an index list\n"
     "  --accel NAME          acceleration structure: bvh8 (default), bvh2 or grid\n"
-    "  --trace-kernel NAME   plain (default) | persistent: bvh8 traversal by persistent warps that\n"
-    "                        refill finished lanes (dynamic fetch; CUDA)\n"
+    "  --trace-kernel NAME   auto (default) | plain | persistent: extend by one thread per ray, or\n"
+    "                        (bvh8) by persistent warps that refill finished lanes (dynamic\n"
+    "                        fetch; CUDA); auto is persistent for bvh8\n"
     "  --sort-rays           order bounce rays by origin cell and direction octant before each\n"
     "                        extend (compaction strategies)\n"
     "  --sbvh                BVHs with spatial splits (Stich et al. 2009): slower to build,\n"
@@ -54,7 +55,7 @@ int rs_common_option(int argc, char** argv, int* i, RsCommonOptions* o)
         o->backend.sort_rays = 1;
     } else if (VALUE("--trace-kernel", NULL)) {
         if (rs_trace_kernel_parse(v, &o->backend.trace_kernel)) {
-            rs_cli_error("--trace-kernel: expected plain or persistent, got '%s'", v);
+            rs_cli_error("--trace-kernel: expected auto, plain or persistent, got '%s'", v);
             return -1;
         }
     } else if (VALUE("--accel", NULL)) {

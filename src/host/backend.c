@@ -69,11 +69,23 @@ int rs_backend_config_check(const RsBackendConfig* config, uint32_t accel, RsErr
     return 0;
 }
 
-const char* rs_trace_kernel_name(RsTraceKernel k) { return k == RS_TRACE_PERSISTENT ? "persistent" : "plain"; }
+const char* rs_trace_kernel_name(RsTraceKernel k)
+{
+    return k == RS_TRACE_PERSISTENT ? "persistent" : (k == RS_TRACE_PLAIN ? "plain" : "auto");
+}
+
+RsTraceKernel rs_trace_kernel_resolve(RsTraceKernel k, uint32_t accel)
+{
+    if (k != RS_TRACE_AUTO)
+        return k;
+    return accel == RS_ACCEL_BVH8 ? RS_TRACE_PERSISTENT : RS_TRACE_PLAIN;
+}
 
 int rs_trace_kernel_parse(const char* name, RsTraceKernel* out)
 {
-    if (strcmp(name, "plain") == 0)
+    if (strcmp(name, "auto") == 0)
+        *out = RS_TRACE_AUTO;
+    else if (strcmp(name, "plain") == 0)
         *out = RS_TRACE_PLAIN;
     else if (strcmp(name, "persistent") == 0)
         *out = RS_TRACE_PERSISTENT;

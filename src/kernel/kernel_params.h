@@ -5,8 +5,8 @@
  * CUDA backend passes it by value as a kernel argument (it is a few hundred bytes of pointers
  * and scalars), so the struct holds device pointers there and host pointers here.
  *
- * Paths are numbered globally as g = sample * pixel_count + pixel, so one sample pass over the
- * image is a contiguous range. A wave is the range [wave_first_path, wave_first_path +
+ * Paths are numbered globally as g = sample * pixel_count + index, so one sample pass over the
+ * image is a contiguous range; index visits the pixels in tiles (pixel_order.h). A wave is the range [wave_first_path, wave_first_path +
  * wave_paths); slot = g - wave_first_path is a path's stable id inside the wave.
  */
 #ifndef RS_KERNEL_KERNEL_PARAMS_H

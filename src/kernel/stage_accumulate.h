@@ -9,13 +9,15 @@
 #define RS_KERNEL_STAGE_ACCUMULATE_H
 
 #include "kernel_params.h"
+#include "pixel_order.h"
 
 RS_FN void rs_stage_accumulate(const RsKernelParams* kp, uint32_t pixel)
 {
     uint32_t pixel_count = rs_pixel_count(kp);
-    uint32_t first_pixel = (uint32_t)(kp->wave_first_path % pixel_count);
-    /* the first slot of the wave that belongs to this pixel */
-    uint32_t slot = pixel >= first_pixel ? pixel - first_pixel : pixel + pixel_count - first_pixel;
+    uint32_t first = (uint32_t)(kp->wave_first_path % pixel_count);
+    uint32_t index = rs_index_of_pixel(pixel, kp->width, kp->height);
+    /* the first slot of the wave that belongs to this pixel (pixel_order.h) */
+    uint32_t slot = index >= first ? index - first : index + pixel_count - first;
     if (slot >= kp->wave_paths)
         return;
     RsFloat4 sum = kp->film[pixel];

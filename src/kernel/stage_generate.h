@@ -3,19 +3,21 @@
  * Shared header (gcc C11, g++, nvcc); wrapped by the CPU backend and cuda/kernel_generate.cu.
  * Runs once per wave over all slots; every path starts alive at depth 1 (the camera segment,
  * about to be traced) with unit throughput and zero radiance. Pixel positions are jittered
- * uniformly inside the pixel (a box filter, as smallpt and Mitsuba's "box" rfilter).
+ * uniformly inside the pixel (a box filter, as smallpt and Mitsuba's "box" rfilter). A pass
+ * visits the pixels in 8x4 tiles (pixel_order.h).
  */
 #ifndef RS_KERNEL_STAGE_GENERATE_H
 #define RS_KERNEL_STAGE_GENERATE_H
 
 #include "kernel_params.h"
+#include "pixel_order.h"
 #include "rng.h"
 
 RS_FN void rs_stage_generate(const RsKernelParams* kp, uint32_t slot)
 {
     uint32_t pixel_count = rs_pixel_count(kp);
     uint64_t global_path = kp->wave_first_path + slot;
-    uint32_t pixel = (uint32_t)(global_path % pixel_count);
+    uint32_t pixel = rs_pixel_of_index((uint32_t)(global_path % pixel_count), kp->width, kp->height);
     uint32_t sample = (uint32_t)(global_path / pixel_count);
     uint32_t key = rs_rng_path_key(kp->seed, pixel, sample);
 

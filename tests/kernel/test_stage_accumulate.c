@@ -1,5 +1,6 @@
 /* test_stage_accumulate.c - a wave's path radiance summed into the film per pixel, in sample
- * order, for a wave that starts in the middle of a pass and spans several (kernel suite). */
+ * order, for a wave that starts in the middle of a pass and spans several; slots cover pixels
+ * in tile order (pixel_order.h) (kernel suite). */
 #include "../../src/kernel/stage_accumulate.h"
 #include "stage_fixture.h"
 
@@ -8,8 +9,8 @@ int main(void)
     Fixture f;
     fixture_init(&f);
     uint32_t pixels = f.kp.width * f.kp.height; /* 32 */
-    f.kp.wave_first_path = 3ull * pixels + 30;  /* sample 3, pixel 30 */
-    f.kp.wave_paths = 40;                       /* pixels 30, 31, then 0..31, then 0..5 */
+    f.kp.wave_first_path = 3ull * pixels + 30;  /* sample 3, index 30 */
+    f.kp.wave_paths = 40;                       /* indices 30, 31, then 0..31, then 0..5 */
     for (uint32_t slot = 0; slot < f.kp.wave_paths; ++slot)
         f.kp.path_radiance[slot] = rs_float4((float)slot, 1.0f, 0.5f, 0.0f);
     for (uint32_t p = 0; p < pixels; ++p)
@@ -20,7 +21,8 @@ int main(void)
         float sum = 100.0f;
         int count = 3;
         for (uint32_t slot = 0; slot < f.kp.wave_paths; ++slot) {
-            if ((f.kp.wave_first_path + slot) % pixels == p) {
+            uint32_t index = (uint32_t)((f.kp.wave_first_path + slot) % pixels);
+            if (rs_pixel_of_index(index, f.kp.width, f.kp.height) == p) {
                 sum += (float)slot;
                 ++count;
             }

@@ -1,12 +1,40 @@
 /* test_stage_generate.c - camera rays of the generate stage (kernel suite). Host C11.
- * Slots map to pixels and samples as g = sample * pixels + pixel, rays start alive at depth 1
- * with unit throughput, and each ray passes through its own pixel's footprint. */
+ * Slots map to pixels and samples as g = sample * pixels + index (index in tile order, checked
+ * to be a bijection on images of awkward sizes), rays start alive at depth 1 with unit
+ * throughput, and each ray passes through its own pixel's footprint. */
+#include "../../src/kernel/pixel_order.h"
 #include "../../src/kernel/rng.h"
 #include "../../src/kernel/stage_generate.h"
 #include "stage_fixture.h"
 
+static void test_pixel_order(void)
+{
+    const uint32_t sizes[][2] = {{1, 1}, {8, 4}, {7, 3}, {13, 9}, {64, 64}, {33, 17}, {1920, 1080}, {5, 100}};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
+        uint32_t w = sizes[s][0], h = sizes[s][1], n = w * h, bad = 0;
+        unsigned char* seen = calloc(n, 1);
+        for (uint32_t i = 0; i < n; ++i) {
+            uint32_t p = rs_pixel_of_index(i, w, h);
+            bad += p >= n || seen[p] || rs_index_of_pixel(p, w, h) != i;
+            if (p < n)
+                seen[p] = 1;
+        }
+        CHECK(bad == 0, "%ux%u: the tile order is not a bijection (%u bad indices)", w, h, bad);
+        free(seen);
+    }
+    /* the first 32 indices of a wide image form one 8x4 tile */
+    uint32_t xmax = 0, ymax = 0;
+    for (uint32_t i = 0; i < 32; ++i) {
+        uint32_t p = rs_pixel_of_index(i, 640, 480);
+        xmax = p % 640 > xmax ? p % 640 : xmax;
+        ymax = p / 640 > ymax ? p / 640 : ymax;
+    }
+    CHECK(xmax == 7 && ymax == 3, "the first warp covers x <= %u, y <= %u (expected an 8x4 tile)", xmax, ymax);
+}
+
 int main(void)
 {
+    test_pixel_order();
     Fixture f;
     fixture_init(&f);
     RsCameraDesc cam = {rs_vec3(0, 1, 5), rs_vec3(0, 1, 0), rs_vec3(0, 1, 0), 60.0f, 0.0f, 0.0f};
@@ -21,7 +49,8 @@ int main(void)
     float tan_y = tanf(30.0f * RS_PI / 180.0f), tan_x = tan_y * 2.0f;
     for (uint32_t slot = 0; slot < f.kp.wave_paths; ++slot) {
         uint64_t g = f.kp.wave_first_path + slot;
-        uint32_t pixel = (uint32_t)(g % pixels), sample = (uint32_t)(g / pixels);
+        uint32_t pixel = rs_pixel_of_index((uint32_t)(g % pixels), f.kp.width, f.kp.height);
+        uint32_t sample = (uint32_t)(g / pixels);
         RsUint4 path = f.kp.rays.path[slot];
         CHECK(path.x == slot && path.y == pixel && path.z == 1u, "slot %u: path = (%u, %u, %u)", slot, path.x, path.y,
               path.z);
