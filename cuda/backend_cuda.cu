@@ -331,7 +331,8 @@ static int cuda_extend(RsBackend* base, RsError* err)
     b->ctx.depth++;
     if (mark_begin(b, RS_STAGE_EXTEND))
         return -1;
-    if (rs_trace_kernel_resolve(base->config.trace_kernel, b->kp.scene.accel.kind) == RS_TRACE_PERSISTENT)
+    if (rs_trace_kernel_resolve(base->config.trace_kernel, b->kp.scene.accel.kind, b->ctx.depth) ==
+        RS_TRACE_PERSISTENT)
         RS_CUDA(&b->ctx, rs_launch_extend_fetch(b->kp, live_set(b), b->mode, b->stream));
     else
         RS_CUDA(&b->ctx, rs_launch_extend(b->kp, live_set(b), b->mode, b->stream));

@@ -74,11 +74,11 @@ const char* rs_trace_kernel_name(RsTraceKernel k)
     return k == RS_TRACE_PERSISTENT ? "persistent" : (k == RS_TRACE_PLAIN ? "plain" : "auto");
 }
 
-RsTraceKernel rs_trace_kernel_resolve(RsTraceKernel k, uint32_t accel)
+RsTraceKernel rs_trace_kernel_resolve(RsTraceKernel k, uint32_t accel, uint32_t depth)
 {
     if (k != RS_TRACE_AUTO)
         return k;
-    return accel == RS_ACCEL_BVH8 ? RS_TRACE_PERSISTENT : RS_TRACE_PLAIN;
+    return accel == RS_ACCEL_BVH8 && depth >= 2 ? RS_TRACE_PERSISTENT : RS_TRACE_PLAIN;
 }
 
 int rs_trace_kernel_parse(const char* name, RsTraceKernel* out)
