@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""plot_bench.py - charts from `raystream bench --json` and `raystream bench-compact --json`.
+"""plot_bench.py - charts from `raystream bench`, `bench-compact` and `bench-trace` JSON files.
 
     tools/plot_bench.py RESULTS.json [MORE.json ...] -o OUTDIR
 
 For a bench file: per scene, FPS against depth with one line per dead-ray strategy (path and
 whitted side by side), and the live rays entering each bounce as bars. For a bench-compact file:
 Roger et al.'s three plots (time against stream length, bandwidth against block size, bandwidth
-against fill ratio), each with the device-to-device copy of the same run for reference.
+against fill ratio), each with the device-to-device copy of the same run for reference. For a
+bench-trace file: per scene, G rays/s of each acceleration structure and extend kernel for
+camera, shadow, bounce and sorted bounce rays, as grouped bars (trace_<scene>.png).
 Needs matplotlib (Debian: python3-matplotlib).
 """
 import argparse
@@ -140,6 +142,38 @@ def plot_compaction(doc, outdir):
     return [path]
 
 
+def is_trace(doc):
+    return bool(doc.get("results")) and "camera" in doc["results"][0]
+
+
+def plot_trace(doc, outdir):
+    written = []
+    by_scene = defaultdict(list)
+    for r in doc["results"]:
+        by_scene[r["scene"]].append(r)
+    kinds = [("camera", "camera"), ("shadow", "shadow"), ("bounce", "bounce"), ("bounce_sorted", "bounce, sorted")]
+    for scene, rows in by_scene.items():
+        fig, ax = plt.subplots(figsize=(9, 4.5))
+        width = 0.8 / len(rows)
+        for i, r in enumerate(rows):
+            label = r["accel"] + ("+sbvh" if r.get("spatial_splits") else "") + f" ({r['trace_kernel']})"
+            values = [r[k]["rays_per_s"] / 1e9 for k, _ in kinds]
+            ax.bar([x + i * width for x in range(len(kinds))], values, width, label=label)
+        ax.set_xticks([x + 0.4 - width / 2 for x in range(len(kinds))])
+        ax.set_xticklabels([name for _, name in kinds])
+        ax.set_ylabel("G rays/s")
+        ax.set_title(f"{scene_name(scene)}, {rows[0]['width']}x{rows[0]['height']}: rays/s per structure\n"
+                     f"{title_of(doc.get('meta', {}))}", fontsize=9)
+        ax.legend(fontsize=8)
+        ax.grid(axis="y", alpha=0.3)
+        path = os.path.join(outdir, f"trace_{scene_name(scene)}.png")
+        fig.tight_layout()
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        written.append(path)
+    return written
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("files", nargs="+")
@@ -150,7 +184,9 @@ def main():
         with open(f) as fh:
             doc = json.load(fh)
         written = []
-        if doc.get("results"):
+        if is_trace(doc):
+            written += plot_trace(doc, args.outdir)
+        elif doc.get("results"):
             written += plot_fps(doc, args.outdir)
         if doc.get("compaction"):
             written += plot_compaction(doc, args.outdir)

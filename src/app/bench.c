@@ -335,7 +335,8 @@ int rs_cmd_bench(int argc, char** argv)
     for (int si = 0; si < o.scene_count && status == RS_EXIT_OK; ++si) {
         RsScene scene;
         rs_error_clear(&err);
-        if (rs_scene_load_json(o.scenes[si], &o.common.accel, &scene, &err)) {
+        RsAccelOptions accel = rs_common_accel(&o.common);
+        if (rs_scene_load_json(o.scenes[si], &accel, &scene, &err)) {
             rs_cli_error("%s", err.message);
             status = RS_EXIT_FAILURE;
             break;

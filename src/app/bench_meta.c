@@ -61,7 +61,7 @@ int rs_bench_meta_open(BenchMeta* m, const RsCommonOptions* o, const char* json_
     cJSON_AddNumberToObject(meta, "warmup_frames", warmup);
     cJSON_AddNumberToObject(meta, "seed", o->seed_set ? o->seed : 1);
     cJSON_AddBoolToObject(meta, "payload_compaction", o->backend.payload);
-    cJSON_AddStringToObject(meta, "accel", rs_accel_name(o->accel.kind));
+    cJSON_AddStringToObject(meta, "accel", rs_accel_name(rs_common_accel(o).kind));
     cJSON_AddBoolToObject(meta, "spatial_splits", o->accel.spatial_splits);
     cJSON_AddNumberToObject(meta, "sah_bins", o->accel.bins ? o->accel.bins : RS_ACCEL_DEFAULT_BINS);
     cJSON_AddStringToObject(meta, "trace_kernel", rs_trace_kernel_name(o->backend.trace_kernel));

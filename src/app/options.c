@@ -17,7 +17,8 @@ const char rs_common_options_help[] =
     "                        flags, stencil, persistent, compact-scan, compact-block,\n"
     "                        compact-warp, compact-cub (CUDA only)\n"
     "  --payload             compaction moves whole ray rows instead of an index list\n"
-    "  --accel NAME          acceleration structure: bvh8 (default), bvh2 or grid\n"
+    "  --accel NAME          acceleration structure: bvh8 (default on CUDA), bvh2 (default on the\n"
+    "                        CPU) or grid\n"
     "  --trace-kernel NAME   auto (default) | plain | persistent: extend by one thread per ray, or\n"
     "                        (bvh8) by persistent warps that refill finished lanes (dynamic\n"
     "                        fetch; CUDA); auto: persistent for bvh8's bounce rays\n"
@@ -63,6 +64,7 @@ int rs_common_option(int argc, char** argv, int* i, RsCommonOptions* o)
             rs_cli_error("--accel: unknown acceleration structure '%s' (expected one of: %s)", v, rs_accel_list());
             return -1;
         }
+        o->accel_set = 1;
     } else if (VALUE("--sah-bins", NULL)) {
         if (rs_cli_uint("--sah-bins", v, 2, 64, &n))
             return -1;
@@ -123,6 +125,20 @@ int rs_common_option(int argc, char** argv, int* i, RsCommonOptions* o)
     }
 #undef VALUE
     return 1;
+}
+
+int rs_backend_is_cuda(const RsBackendConfig* config)
+{
+    return config->kind == RS_BACKEND_CUDA ||
+           (config->kind == RS_BACKEND_AUTO && rs_cuda_built() && rs_cuda_device_count() > 0);
+}
+
+RsAccelOptions rs_common_accel(const RsCommonOptions* o)
+{
+    RsAccelOptions a = o->accel;
+    if (!o->accel_set)
+        a.kind = rs_backend_is_cuda(&o->backend) ? RS_ACCEL_BVH8 : RS_ACCEL_BVH2;
+    return a;
 }
 
 void rs_common_options_apply(const RsCommonOptions* o, RsRenderDesc* r)

@@ -11,7 +11,8 @@
 
 typedef struct RsCommonOptions {
     RsBackendConfig backend;
-    RsAccelOptions accel;
+    RsAccelOptions accel; /* read it through rs_common_accel */
+    int accel_set;        /* --accel was given */
     /* 0 (or unset) = take the scene file's value */
     uint32_t width, height, spp, max_depth, seed;
     int seed_set, integrator_set;
@@ -27,6 +28,14 @@ int rs_common_option(int argc, char** argv, int* i, RsCommonOptions* o);
 
 /* Help text for the common options. */
 extern const char rs_common_options_help[];
+
+/* The acceleration structure to build: --accel's, else the backend's best (bvh8 on CUDA, where
+ * it wins every benchmark that matters; bvh2 on the CPU, where the scalar eight-box test of
+ * bvh8 costs 10-25% more). */
+RsAccelOptions rs_common_accel(const RsCommonOptions* o);
+
+/* Will this configuration's backend be CUDA (AUTO with a device present)? */
+int rs_backend_is_cuda(const RsBackendConfig* config);
 
 /* Applies the overrides to a loaded scene's render settings. */
 void rs_common_options_apply(const RsCommonOptions* o, RsRenderDesc* render);

@@ -239,7 +239,8 @@ int rs_cmd_render(int argc, char** argv)
         }
     }
     RsScene scene;
-    if (rs_scene_load_json(scene_path, &opt.accel, &scene, &err)) {
+    RsAccelOptions accel = rs_common_accel(&opt);
+    if (rs_scene_load_json(scene_path, &accel, &scene, &err)) {
         rs_cli_error("%s", err.message);
         return RS_EXIT_FAILURE;
     }
@@ -272,9 +273,11 @@ int rs_cmd_render(int argc, char** argv)
         goto done;
     }
     if (!opt.quiet)
-        fprintf(stderr, "raystream: %s: %ux%u, %u spp, %s, max depth %u, %s on %s, %zu primitives\n", scene_path,
-                rd.width, rd.height, rd.spp, rs_integrator_name(rd.integrator), rd.max_depth,
-                rs_deadray_name(opt.backend.deadray), backend->device, scene.prims.count);
+        fprintf(stderr, "raystream: %s: %ux%u, %u spp, %s, max depth %u, %s on %s, %zu primitives in %s%s (%.2f s)\n",
+                scene_path, rd.width, rd.height, rd.spp, rs_integrator_name(rd.integrator), rd.max_depth,
+                rs_deadray_name(opt.backend.deadray), backend->device, scene.prims.count,
+                rs_accel_name(scene.accel.view.kind), scene.accel_options.spatial_splits ? "+sbvh" : "",
+                scene.accel.stats.build_seconds);
 
     uint32_t done = 0;
     if (resume) {

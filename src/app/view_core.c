@@ -72,7 +72,8 @@ int rs_viewer_open(RsViewer* v, const char* scene_path, const RsCommonOptions* o
     memset(v, 0, sizeof *v);
     v->messages = stdout;
     v->options = *options;
-    if (rs_scene_load_json(scene_path, &options->accel, &v->scene, err))
+    RsAccelOptions accel = rs_common_accel(options);
+    if (rs_scene_load_json(scene_path, &accel, &v->scene, err))
         return -1;
     v->view = rs_scene_view(&v->scene);
     RsRenderDesc rd = v->scene.render;
@@ -303,6 +304,7 @@ int rs_viewer_write_state(const RsViewer* v, const char* path, RsError* err)
     cJSON_AddNumberToObject(s, "spp", v->shown_spp);
     cJSON_AddNumberToObject(s, "width", v->width);
     cJSON_AddNumberToObject(s, "height", v->height);
+    cJSON_AddStringToObject(s, "accel", rs_accel_name(v->scene.accel.view.kind));
     cJSON_AddNumberToObject(s, "max_depth", v->max_depth);
     cJSON_AddStringToObject(s, "integrator", rs_integrator_name(v->integrator));
     cJSON_AddStringToObject(s, "deadray", rs_deadray_name(v->backend->config.deadray));

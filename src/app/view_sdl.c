@@ -61,8 +61,8 @@ static void draw_hud(SDL_Renderer* r, const RsViewer* v)
     snprintf(line, sizeof line, "%.1f FPS  %.1f spp  %.1f Mrays/s", v->fps, rs_viewer_spp(v), v->mrays);
     draw_text(r, 10, y, 1.0f, line, white);
     y += 12;
-    snprintf(line, sizeof line, "%s  depth %u  %s  %s", rs_integrator_name(v->integrator), v->max_depth,
-             rs_deadray_name(v->backend->config.deadray), v->backend->name);
+    snprintf(line, sizeof line, "%s  depth %u  %s  %s  %s", rs_integrator_name(v->integrator), v->max_depth,
+             rs_deadray_name(v->backend->config.deadray), rs_accel_name(v->scene.accel.view.kind), v->backend->name);
     draw_text(r, 10, y, 1.0f, line, white);
     y += 12;
     snprintf(line, sizeof line, "exposure %+.1f%s (applied %+.2f)", v->display.exposure,
