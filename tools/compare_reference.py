@@ -58,7 +58,7 @@ def render_raystream(args, scene, depth, seed, out_dir):
     out = os.path.join(out_dir, image_name(scene, depth, seed))
     cmd = [args.raystream, "render", scene, "-o", out, "--quiet", "--width", str(args.width), "--height",
            str(args.height), "--spp", str(args.spp), "--max-depth", str(depth), "--seed", str(seed),
-           "--integrator", "path", "--backend", args.backend]
+           "--integrator", "path", "--backend", args.backend] + (["--accel", args.accel] if args.accel else [])
     subprocess.run(cmd, check=True)
     return out
 
@@ -138,6 +138,7 @@ def main():
     ap.add_argument("--spp", type=int, default=256)
     ap.add_argument("--depths", default="8", help="comma-separated raystream depths (default 8)")
     ap.add_argument("--backend", default="cpu", help="raystream backend: cpu, cuda or auto (default cpu)")
+    ap.add_argument("--accel", help="raystream acceleration structure (default: the backend's)")
     ap.add_argument("--variant", default="auto", help="Mitsuba variant (default: llvm_ad_rgb with libLLVM 19, "
                                                       "else scalar_rgb)")
     ap.add_argument("--cache", default="build/reference-cache", help="where Mitsuba images are kept")
