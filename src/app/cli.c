@@ -8,13 +8,43 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../host/message_text.h"
+
+/* "raystream: " + the message, escaped and shortened like every RsError (message_text.h):
+ * messages quote arguments and scene names, which may hold terminal escape sequences. */
+static void print_message(const char* prefix, const char* fmt, va_list ap)
+{
+    char text[4096], shown[4096];
+    int len = vsnprintf(text, sizeof text, fmt, ap);
+    if (len < 0)
+        len = 0;
+    if ((size_t)len >= sizeof text)
+        len = (int)sizeof text - 1;
+    rs_message_text(shown, sizeof shown, text, (size_t)len);
+    fprintf(stderr, "raystream: %s%s\n", prefix, shown);
+}
+
 void rs_cli_error(const char* fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("raystream: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    print_message("", fmt, ap);
+    va_end(ap);
+}
+
+void rs_cli_warning(const char* fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    print_message("warning: ", fmt, ap);
+    va_end(ap);
+}
+
+void rs_cli_note(const char* fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    print_message("", fmt, ap);
     va_end(ap);
 }
 
@@ -73,6 +103,21 @@ int rs_cli_size(const char* option, const char* text, uint64_t* out)
         return -1;
     }
     *out = v * unit;
+    return 0;
+}
+
+int rs_cli_path(const char* option, const char* path)
+{
+    size_t n = strlen(path);
+    if (n == 0) {
+        rs_cli_error("%s: the path is empty", option);
+        return -1;
+    }
+    if (n >= RS_PATH_BYTES - RS_PATH_SUFFIX_ROOM) {
+        rs_cli_error("%s: the path is too long (%zu bytes; at most %d)", option, n,
+                     RS_PATH_BYTES - RS_PATH_SUFFIX_ROOM - 1);
+        return -1;
+    }
     return 0;
 }
 

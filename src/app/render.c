@@ -1,13 +1,14 @@
 /* render.c - `raystream render SCENE -o FILE ...`: offline rendering with progress and ETA.
  *
  * Host C11, application layer. Order of work, so that no time is wasted on a run that cannot
- * finish: parse options, load the scene, check every output path is writable, create the
- * backend, then trace one sample pass at a time, reporting progress between passes. SIGINT or
- * SIGTERM stops after the current pass and writes what has been accumulated to
- * NAME.partial.EXT, saying how many samples it holds.
+ * finish: parse options, check every output and the checkpoint path can be written, load the
+ * scene, create the backend, then trace one sample pass at a time, reporting progress and
+ * saving checkpoints between passes. Interrupts escalate (interrupt.h): the first stops after
+ * the pass in flight, the second after the wave in flight; either way what has been
+ * accumulated is saved to the checkpoint and written to NAME.partial.EXT. A checkpoint that
+ * cannot be saved is a warning: the render goes on and its images are still written.
  */
 #define _POSIX_C_SOURCE 200809L
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,18 +20,12 @@
 #include "../host/image_io.h"
 #include "../host/scene_json.h"
 #include "../host/wavefront.h"
+#include "../host/safe_file.h"
 #include "cli.h"
+#include "command_args.h"
 #include "commands.h"
+#include "interrupt.h"
 #include "options.h"
-
-#define RS_MAX_OUTPUTS 8
-
-static volatile sig_atomic_t interrupted = 0;
-static void on_signal(int sig)
-{
-    (void)sig;
-    interrupted = 1;
-}
 
 static double now_seconds(void)
 {
@@ -71,14 +66,17 @@ static void format_seconds(double s, char* out, size_t size)
         snprintf(out, size, "%dh%02dm", (int)(s / 3600.0), ((int)s % 3600) / 60);
 }
 
-static void report_progress(uint32_t done, uint32_t spp, double elapsed, const RsTraceStats* stats, int tty)
+/* done_paths of total_paths; `traced` of `to_trace` of them in this run, for the rate and ETA */
+static void report_progress(uint64_t done_paths, uint64_t total_paths, uint64_t traced, uint64_t to_trace,
+                            uint64_t pixels, double elapsed, const RsTraceStats* stats, int tty)
 {
     char el[32], eta[32];
     format_seconds(elapsed, el, sizeof el);
-    format_seconds(done ? elapsed * (spp - done) / done : 0.0, eta, sizeof eta);
+    format_seconds(traced ? elapsed * (double)(to_trace - traced) / (double)traced : 0.0, eta, sizeof eta);
     double mrays = elapsed > 0.0 ? (double)total_rays(stats) / elapsed / 1e6 : 0.0;
-    fprintf(stderr, "%sraystream: %u/%u spp  %s elapsed  ETA %s  %.1f Mrays/s%s", tty ? "\r" : "", done, spp, el,
-            eta, mrays, tty ? "   " : "\n");
+    fprintf(stderr, "%sraystream: %llu/%llu spp  %s elapsed  ETA %s  %.1f Mrays/s%s", tty ? "\r" : "",
+            (unsigned long long)(done_paths / pixels), (unsigned long long)(total_paths / pixels), el, eta, mrays,
+            tty ? "   " : "\n");
     fflush(stderr);
 }
 
@@ -93,19 +91,24 @@ static void partial_name(const char* path, char* out, size_t size)
         snprintf(out, size, "%.*s.partial%s", (int)(dot - path), path, dot);
 }
 
-static void default_output(const char* scene_path, char* out, size_t size)
+/* "scenes/cornell.json" -> "cornell.png"; -1 if that does not fit `size` with room to spare */
+static int default_output(const char* scene_path, char* out, size_t size)
 {
     const char* base = strrchr(scene_path, '/');
     base = base ? base + 1 : scene_path;
     const char* dot = strrchr(base, '.');
-    int len = dot ? (int)(dot - base) : (int)strlen(base);
-    snprintf(out, size, "%.*s.png", len, base);
+    size_t len = dot ? (size_t)(dot - base) : strlen(base);
+    if (len + sizeof ".png" + RS_PATH_SUFFIX_ROOM > size)
+        return -1;
+    snprintf(out, size, "%.*s.png", (int)len, base);
+    return 0;
 }
 
-static int save_checkpoint(RsBackend* backend, const char* path, const RsCheckpointHeader* base, uint32_t done)
+/* Saves the film; a failure is a warning (the render goes on, its images are still written). */
+static int save_checkpoint(RsBackend* backend, const char* path, const RsCheckpointHeader* base, uint64_t paths_done)
 {
     RsCheckpointHeader h = *base;
-    h.spp_done = done;
+    h.paths_done = paths_done;
     size_t pixels = (size_t)h.width * h.height;
     RsFloat4* film = malloc(pixels * sizeof *film);
     RsError err = {{0}};
@@ -115,7 +118,7 @@ static int save_checkpoint(RsBackend* backend, const char* path, const RsCheckpo
     else if (backend->ops->read_film(backend, film, &err) == 0)
         status = rs_checkpoint_save(path, &h, film, &err);
     if (status)
-        rs_cli_error("%s", err.message);
+        rs_cli_warning("%s; the render goes on", err.message);
     free(film);
     return status;
 }
@@ -141,7 +144,7 @@ static int write_outputs(RsBackend* backend, const RsRenderDesc* rd, const char*
     } else {
         rs_film_resolve(film, (uint32_t)pixels, rgb);
         for (int i = 0; i < count; ++i) {
-            char name[4096];
+            char name[RS_PATH_BYTES];
             if (partial)
                 partial_name(outputs[i], name, sizeof name);
             else
@@ -151,7 +154,7 @@ static int write_outputs(RsBackend* backend, const RsRenderDesc* rd, const char*
                 rs_cli_error("%s", err.message);
                 status = RS_EXIT_FAILURE;
             } else if (!quiet || partial) {
-                fprintf(stderr, "raystream: wrote %s\n", name);
+                rs_cli_note("wrote %s", name);
             }
         }
     }
@@ -161,91 +164,132 @@ static int write_outputs(RsBackend* backend, const RsRenderDesc* rd, const char*
     return status;
 }
 
-int rs_cmd_render(int argc, char** argv)
+int rs_render_parse_args(int argc, char** argv, RsRenderArgs* a)
 {
-    RsCommonOptions opt;
-    rs_common_options_init(&opt);
-    RsDisplaySettings display = {0.0f, 0, RS_TONE_CLAMP};
-    const char* outputs[RS_MAX_OUTPUTS];
-    int output_count = 0;
-    const char* scene_path = NULL;
-    const char* checkpoint = NULL;
-    const char* resume = NULL;
-    uint64_t checkpoint_every = 60;
-
+    memset(a, 0, sizeof *a);
+    rs_common_options_init(&a->opt);
+    a->display = (RsDisplaySettings){0.0f, 0, RS_TONE_CLAMP};
+    a->checkpoint_every = 60;
     for (int i = 0; i < argc; ++i) {
         int missing = 0;
         const char* v;
-        int common = rs_common_option(argc, argv, &i, &opt);
+        int common = rs_common_option(argc, argv, &i, &a->opt);
         if (common < 0)
-            return RS_EXIT_USAGE;
+            return -1;
         if (common > 0)
             continue;
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            render_usage(stdout);
-            return RS_EXIT_OK;
+            return 1;
         } else if ((v = rs_cli_value(argc, argv, &i, "--output", "-o", &missing))) {
-            if (output_count == RS_MAX_OUTPUTS) {
+            if (a->output_count == RS_MAX_OUTPUTS) {
                 rs_cli_error("at most %d outputs", RS_MAX_OUTPUTS);
-                return RS_EXIT_USAGE;
+                return -1;
             }
-            outputs[output_count++] = v;
+            if (rs_cli_path("--output", v))
+                return -1;
+            a->outputs[a->output_count++] = v;
         } else if ((v = rs_cli_value(argc, argv, &i, "--exposure", NULL, &missing))) {
             double ev;
             if (rs_cli_float("--exposure", v, -64.0, 64.0, &ev))
-                return RS_EXIT_USAGE;
-            display.exposure = (float)ev;
+                return -1;
+            a->display.exposure = (float)ev;
         } else if ((v = rs_cli_value(argc, argv, &i, "--tonemap", NULL, &missing))) {
-            if (rs_tone_curve_parse(v, &display.curve)) {
+            if (rs_tone_curve_parse(v, &a->display.curve)) {
                 rs_cli_error("--tonemap: expected clamp, reinhard or aces, got '%s'", v);
-                return RS_EXIT_USAGE;
+                return -1;
             }
         } else if ((v = rs_cli_value(argc, argv, &i, "--checkpoint", NULL, &missing))) {
-            checkpoint = v;
+            if (rs_cli_path("--checkpoint", v))
+                return -1;
+            a->checkpoint = v;
         } else if ((v = rs_cli_value(argc, argv, &i, "--resume", NULL, &missing))) {
-            resume = v;
+            a->resume = v;
         } else if ((v = rs_cli_value(argc, argv, &i, "--checkpoint-every", NULL, &missing))) {
-            if (rs_cli_uint("--checkpoint-every", v, 1, 86400 * 365, &checkpoint_every))
-                return RS_EXIT_USAGE;
+            if (rs_cli_uint("--checkpoint-every", v, 1, 86400 * 365, &a->checkpoint_every))
+                return -1;
         } else if (strcmp(argv[i], "--auto-exposure") == 0) {
-            display.auto_exposure = 1;
+            a->display.auto_exposure = 1;
         } else if (missing) {
-            return RS_EXIT_USAGE;
+            return -1;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             rs_cli_error("render: unknown option '%s' (see raystream render --help)", argv[i]);
-            return RS_EXIT_USAGE;
-        } else if (scene_path) {
-            rs_cli_error("render: one scene at a time (got '%s' and '%s')", scene_path, argv[i]);
-            return RS_EXIT_USAGE;
+            return -1;
+        } else if (a->scene_path) {
+            rs_cli_error("render: one scene at a time (got '%s' and '%s')", a->scene_path, argv[i]);
+            return -1;
         } else {
-            scene_path = argv[i];
+            a->scene_path = argv[i];
         }
     }
-    if (!scene_path) {
+    if (!a->scene_path) {
         render_usage(stderr);
-        return RS_EXIT_USAGE;
+        return -1;
     }
-    char default_out[1024];
-    if (output_count == 0) {
-        default_output(scene_path, default_out, sizeof default_out);
-        outputs[output_count++] = default_out;
+    if (a->output_count == 0) {
+        if (default_output(a->scene_path, a->default_output, sizeof a->default_output)) {
+            rs_cli_error("render: the scene's file name is too long to name the image after it; give -o FILE");
+            return -1;
+        }
+        a->outputs[a->output_count++] = a->default_output;
     }
+    return 0;
+}
+
+/* Fails before anything is rendered when an output or the checkpoint cannot be written; clears
+ * temporaries that a killed run left beside them. */
+static int check_destinations(const RsRenderArgs* a)
+{
+    RsError err = {{0}};
+    for (int i = 0; i < a->output_count; ++i)
+        if (rs_image_check_writable(a->outputs[i], &err))
+            break;
+    if (!err.message[0] && a->checkpoint)
+        rs_file_check_writable(a->checkpoint, &err);
+    if (err.message[0]) {
+        rs_cli_error("%s", err.message);
+        return -1;
+    }
+    for (int i = 0; i < a->output_count; ++i)
+        rs_file_remove_stale_temps(a->outputs[i]);
+    if (a->checkpoint)
+        rs_file_remove_stale_temps(a->checkpoint);
+    return 0;
+}
+
+/* Says how far an interrupted or failed render got. */
+static void report_stop(uint64_t done_paths, uint64_t pixels, uint32_t spp)
+{
+    uint64_t passes = done_paths / pixels, rest = done_paths % pixels;
+    if (rest == 0)
+        rs_cli_note("interrupted after %llu of %u samples per pixel", (unsigned long long)passes, spp);
+    else
+        rs_cli_note("stopped in sample pass %llu of %u: %.1f%% of its paths were traced, so pixels hold %llu or "
+                    "%llu samples",
+                    (unsigned long long)passes + 1, spp, 100.0 * (double)rest / (double)pixels,
+                    (unsigned long long)passes, (unsigned long long)passes + 1);
+}
+
+int rs_cmd_render(int argc, char** argv)
+{
+    RsRenderArgs a;
+    int parsed = rs_render_parse_args(argc, argv, &a);
+    if (parsed > 0) {
+        render_usage(stdout);
+        return RS_EXIT_OK;
+    }
+    if (parsed < 0 || check_destinations(&a))
+        return parsed < 0 ? RS_EXIT_USAGE : RS_EXIT_FAILURE;
+    const RsCommonOptions* opt = &a.opt;
 
     RsError err = {{0}};
-    for (int i = 0; i < output_count; ++i) {
-        if (rs_image_check_writable(outputs[i], &err)) {
-            rs_cli_error("%s", err.message);
-            return RS_EXIT_FAILURE;
-        }
-    }
     RsScene scene;
-    RsAccelOptions accel = rs_common_accel(&opt);
-    if (rs_scene_load_json(scene_path, &accel, &scene, &err)) {
+    RsAccelOptions accel = rs_common_accel(opt);
+    if (rs_scene_load_json(a.scene_path, &accel, &scene, &err)) {
         rs_cli_error("%s", err.message);
         return RS_EXIT_FAILURE;
     }
     RsRenderDesc rd = scene.render;
-    rs_common_options_apply(&opt, &rd);
+    rs_common_options_apply(opt, &rd);
     RsCheckpointHeader ck;
     rs_checkpoint_header_init(&ck);
     ck.width = rd.width;
@@ -253,93 +297,96 @@ int rs_cmd_render(int argc, char** argv)
     ck.seed = rd.seed;
     ck.max_depth = rd.max_depth;
     ck.integrator = rd.integrator;
-    if ((checkpoint || resume) && rs_file_hash64(scene_path, &ck.scene_hash)) {
-        rs_cli_error("%s: cannot read the scene to fingerprint it for the checkpoint", scene_path);
+    if ((a.checkpoint || a.resume) && rs_file_hash64(a.scene_path, &ck.scene_hash)) {
+        rs_cli_error("%s: cannot read the scene to fingerprint it for the checkpoint", a.scene_path);
         rs_scene_free(&scene);
         return RS_EXIT_FAILURE;
     }
 
     int status = RS_EXIT_FAILURE;
-    RsBackend* backend = rs_backend_create(&opt.backend, &err);
+    RsBackend* backend = rs_backend_create(&opt->backend, &err);
     RsWavefront wf;
     uint32_t wave = 0;
-    uint64_t pixels = (uint64_t)rd.width * rd.height;
+    uint64_t pixels = (uint64_t)rd.width * rd.height, total = pixels * rd.spp;
     RsSceneView view = rs_scene_view(&scene);
     RsFrameDesc frame = rs_frame_from_scene(&scene, rd.width, rd.height, rd.max_depth, rd.integrator, rd.seed);
-    if (!backend || backend->ops->set_scene(backend, &view, &err) ||
-        rs_wavefront_plan(backend, pixels * rd.spp, &wave, &err) ||
+    if (!backend || backend->ops->set_scene(backend, &view, &err) || rs_wavefront_plan(backend, total, &wave, &err) ||
         rs_wavefront_begin(&wf, backend, &frame, wave, &err)) {
         rs_cli_error("%s", err.message);
         goto done;
     }
-    if (!opt.quiet)
-        fprintf(stderr, "raystream: %s: %ux%u, %u spp, %s, max depth %u, %s on %s, %zu primitives in %s%s (%.2f s)\n",
-                scene_path, rd.width, rd.height, rd.spp, rs_integrator_name(rd.integrator), rd.max_depth,
-                rs_deadray_name(opt.backend.deadray), backend->device, scene.prims.count,
-                rs_accel_name(scene.accel.view.kind), scene.accel_options.spatial_splits ? "+sbvh" : "",
-                scene.accel.stats.build_seconds);
+    if (!opt->quiet)
+        rs_cli_note("%s: %ux%u, %u spp, %s, max depth %u, %s on %s, %zu primitives in %s%s (%.2f s)", a.scene_path,
+                    rd.width, rd.height, rd.spp, rs_integrator_name(rd.integrator), rd.max_depth,
+                    rs_deadray_name(opt->backend.deadray), backend->device, scene.prims.count,
+                    rs_accel_name(scene.accel.view.kind), scene.accel_options.spatial_splits ? "+sbvh" : "",
+                    scene.accel.stats.build_seconds);
 
-    uint32_t done = 0;
-    if (resume) {
+    uint64_t done_paths = 0;
+    if (a.resume) {
         RsCheckpointHeader got;
         RsFloat4* film = NULL;
-        if (rs_checkpoint_load(resume, &ck, &got, &film, &err) || backend->ops->write_film(backend, film, &err)) {
+        if (rs_checkpoint_load(a.resume, &ck, &got, &film, &err) || backend->ops->write_film(backend, film, &err)) {
             rs_cli_error("%s", err.message);
             free(film);
             goto done;
         }
         free(film);
-        if (got.spp_done > rd.spp) {
-            rs_cli_error("%s holds %u samples per pixel, more than the %u asked for", resume, got.spp_done, rd.spp);
+        if (got.paths_done > total) {
+            rs_cli_error("%s holds %.2f samples per pixel, more than the %u asked for", a.resume,
+                         (double)got.paths_done / (double)pixels, rd.spp);
             goto done;
         }
-        done = got.spp_done;
-        if (!opt.quiet)
-            fprintf(stderr, "raystream: resuming from %s at %u of %u spp\n", resume, done, rd.spp);
+        done_paths = got.paths_done;
+        if (!opt->quiet)
+            rs_cli_note("resuming from %s at %.2f of %u spp", a.resume, (double)done_paths / (double)pixels, rd.spp);
     }
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
+    rs_interrupt_install();
+    wf.stop = rs_interrupt_stop_flag();
     int tty = isatty(2);
     double start = now_seconds(), last_report = start, last_checkpoint = start;
-    uint32_t first = done;
-    for (; done < rd.spp && !interrupted; ++done) {
-        if (rs_wavefront_trace(&wf, (uint64_t)done * pixels, pixels, &err)) {
-            rs_cli_error("%s (after %u of %u samples per pixel)", err.message, done, rd.spp);
-            if (done > 0)
-                write_outputs(backend, &rd, outputs, output_count, &display, 1, opt.quiet);
-            goto done;
-        }
+    uint64_t first = done_paths;
+    int traced = 0;
+    while (done_paths < total && rs_interrupt_count() == 0) {
+        /* to the end of the pass in flight (a resumed render may start inside one) */
+        uint64_t pass_end = (done_paths / pixels + 1) * pixels;
+        traced = rs_wavefront_trace(&wf, done_paths, (pass_end < total ? pass_end : total) - done_paths, &err);
+        done_paths += wf.paths_traced;
+        if (traced < 0)
+            break;
         double now = now_seconds();
-        if (!opt.quiet && (now - last_report > (tty ? 0.25 : 5.0) || done + 1 == rd.spp)) {
-            report_progress(done + 1 - first, rd.spp - first, now - start, &wf.stats, tty);
+        if (!opt->quiet && (now - last_report > (tty ? 0.25 : 5.0) || done_paths == total)) {
+            report_progress(done_paths, total, done_paths - first, total - first, pixels, now - start, &wf.stats, tty);
             last_report = now;
         }
-        if (checkpoint && (now - last_checkpoint >= (double)checkpoint_every || done + 1 == rd.spp)) {
-            if (save_checkpoint(backend, checkpoint, &ck, done + 1))
-                goto done;
+        if (a.checkpoint && traced == 0 && (now - last_checkpoint >= (double)a.checkpoint_every || done_paths == total)) {
+            save_checkpoint(backend, a.checkpoint, &ck, done_paths);
             last_checkpoint = now;
         }
     }
     double elapsed = now_seconds() - start;
-    if (!opt.quiet && tty)
+    if (!opt->quiet && tty)
         fputc('\n', stderr);
-    if (interrupted) {
-        fprintf(stderr, "raystream: interrupted after %u of %u samples per pixel\n", done, rd.spp);
-        if (checkpoint && save_checkpoint(backend, checkpoint, &ck, done) == 0)
-            fprintf(stderr, "raystream: saved %s (%u spp); continue with --resume %s\n", checkpoint, done, checkpoint);
-        if (done > 0)
-            write_outputs(backend, &rd, outputs, output_count, &display, 1, opt.quiet);
-        status = RS_EXIT_INTERRUPTED;
+    if (traced < 0 || done_paths < total) {
+        /* an error or an interrupt: keep everything that was traced */
+        if (traced < 0)
+            rs_cli_error("%s", err.message);
+        report_stop(done_paths, pixels, rd.spp);
+        if (a.checkpoint && done_paths > first && save_checkpoint(backend, a.checkpoint, &ck, done_paths) == 0)
+            rs_cli_note("saved %s; continue with --resume %s", a.checkpoint, a.checkpoint);
+        if (done_paths > 0)
+            write_outputs(backend, &rd, a.outputs, a.output_count, &a.display, 1, opt->quiet);
+        status = traced < 0 ? RS_EXIT_FAILURE : RS_EXIT_INTERRUPTED;
         goto done;
     }
     const RsTraceStats* s = &wf.stats;
-    if (!opt.quiet)
-        fprintf(stderr,
-                "raystream: done in %.2f s: %.2f Mrays/s (%.2f M camera, %.2f M bounce, %.2f M shadow rays)\n",
-                elapsed, (double)total_rays(s) / elapsed / 1e6, (double)s->camera_rays / 1e6,
-                (double)s->bounce_rays / 1e6, (double)s->shadow_rays / 1e6);
-    status = write_outputs(backend, &rd, outputs, output_count, &display, 0, opt.quiet);
+    if (!opt->quiet)
+        rs_cli_note("done in %.2f s: %.2f Mrays/s (%.2f M camera, %.2f M bounce, %.2f M shadow rays)", elapsed,
+                    (double)total_rays(s) / elapsed / 1e6, (double)s->camera_rays / 1e6, (double)s->bounce_rays / 1e6,
+                    (double)s->shadow_rays / 1e6);
+    status = write_outputs(backend, &rd, a.outputs, a.output_count, &a.display, 0, opt->quiet);
 done:
+    rs_interrupt_uninstall();
     rs_backend_destroy(backend);
     rs_scene_free(&scene);
     return status;

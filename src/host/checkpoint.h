@@ -1,10 +1,13 @@
 /* checkpoint.h - saving and resuming a render: the film (per-pixel sums and sample counts) and
  * what it was rendered with. Because every pixel sums its samples in sample order and random
  * numbers depend only on (seed, pixel, sample, bounce, dimension), a render resumed from a
- * checkpoint after s samples ends bit-identical to one that never stopped.
+ * checkpoint ends bit-identical to one that never stopped, even when it stopped in the middle
+ * of a sample pass: the checkpoint counts the paths traced, not the passes.
  *
- * Host C11. File layout (little-endian, as the host writes it): RsCheckpointHeader, then
- * width * height RsFloat4. Written to a temporary name and renamed, like images.
+ * Host C11. File layout (format 2; little-endian, as the host writes it): RsCheckpointHeader,
+ * then width * height RsFloat4. The header's checksum (FNV-1a 64 over the header with the
+ * checksum field zero, then the film) is verified on resume, so a damaged or edited file is
+ * refused instead of resumed. Written through safe_file's atomic write, like images.
  */
 #ifndef RS_HOST_CHECKPOINT_H
 #define RS_HOST_CHECKPOINT_H
@@ -12,23 +15,28 @@
 #include "../kernel/compat.h"
 #include "error.h"
 
+#define RS_CHECKPOINT_VERSION 2
+
 typedef struct RsCheckpointHeader {
-    char magic[8];       /* "RSCKPT1" */
-    uint32_t version;    /* 1 */
+    char magic[8];       /* "RSCKPT\0\0" */
+    uint32_t version;    /* RS_CHECKPOINT_VERSION */
     uint32_t width, height;
-    uint32_t spp_done;   /* whole sample passes in the film */
     uint32_t seed, max_depth, integrator;
-    uint32_t reserved;
+    uint64_t paths_done; /* paths 0 .. paths_done-1 of the render are in the film; path g is
+                            sample g / pixels of pixel-order index g % pixels (pixel_order.h) */
     uint64_t scene_hash; /* FNV-1a of the scene file */
+    uint64_t checksum;
 } RsCheckpointHeader;
 
+void rs_checkpoint_header_init(RsCheckpointHeader* h);
+
+/* Writes the checkpoint (computing its checksum). */
 int rs_checkpoint_save(const char* path, const RsCheckpointHeader* h, const RsFloat4* film, RsError* err);
 
-/* Reads a checkpoint and checks it belongs to this render (`expect`: everything but spp_done).
- * *film is allocated (width * height entries); the caller frees it. */
+/* Reads a checkpoint, verifies its size and checksum, and checks it belongs to this render
+ * (`expect`: everything but paths_done and checksum). *film is allocated (width * height
+ * entries); the caller frees it. The file must be a regular file. */
 int rs_checkpoint_load(const char* path, const RsCheckpointHeader* expect, RsCheckpointHeader* got, RsFloat4** film,
                        RsError* err);
-
-void rs_checkpoint_header_init(RsCheckpointHeader* h);
 
 #endif /* RS_HOST_CHECKPOINT_H */

@@ -13,7 +13,8 @@ typedef struct RsError {
     char message[1024];
 } RsError;
 
-/* printf-style; ignored if a message is already set. Returns -1 for `return rs_error_set(...)`. */
+/* printf-style; ignored if a message is already set. Returns -1 for `return rs_error_set(...)`.
+ * The message is stored escaped and, if too long, shortened in the middle (message_text.h). */
 int rs_error_set(RsError* err, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 void rs_error_clear(RsError* err);
 

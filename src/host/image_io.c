@@ -1,17 +1,17 @@
-/* image_io.c - PNG through stb_image_write, HDR through stb_image_write, PFM by hand; all
- * via a temporary file and rename (see image_io.h). Host C11. */
+/* image_io.c - PNG and HDR encoded by stb_image_write, PFM by hand, all in memory, then written
+ * by safe_file's checked, atomic write (see image_io.h). Host C11. */
 #define _POSIX_C_SOURCE 200809L
 #include "image_io.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
 #include <stb_image_write.h>
+
+#include "safe_file.h"
 
 static const char* const curve_names[RS_TONE_COUNT] = {"clamp", "reinhard", "aces"};
 
@@ -55,24 +55,12 @@ void rs_film_resolve(const RsFloat4* film, uint32_t pixels, float* rgb)
     }
 }
 
-static void temp_name(const char* path, char* out, size_t size)
-{
-    snprintf(out, size, "%s.tmp-%ld", path, (long)getpid());
-}
-
 int rs_image_check_writable(const char* path, RsError* err)
 {
     RsImageFormat fmt;
     if (rs_image_format_from_path(path, &fmt, err))
         return -1;
-    char tmp[4096];
-    temp_name(path, tmp, sizeof tmp);
-    FILE* f = fopen(tmp, "wb");
-    if (!f)
-        return rs_error_set(err, "cannot write '%s': %s", path, strerror(errno));
-    fclose(f);
-    remove(tmp);
-    return 0;
+    return rs_file_check_writable(path, err);
 }
 
 int rs_image_check_writable_png(const char* path, RsError* err)
@@ -83,44 +71,70 @@ int rs_image_check_writable_png(const char* path, RsError* err)
     return fmt == RS_IMAGE_PNG ? 0 : rs_error_set(err, "%s: a screenshot is a .png file", path);
 }
 
-static int write_pfm(const char* path, uint32_t w, uint32_t h, const float* rgb)
+/* A growing byte buffer that stb's writers fill through their callback. */
+typedef struct Encoded {
+    unsigned char* data;
+    size_t size, cap;
+    int failed;
+} Encoded;
+
+static int encoded_append(Encoded* e, const void* bytes, size_t n)
 {
-    FILE* f = fopen(path, "wb");
-    if (!f)
+    if (e->failed)
         return -1;
-    /* PFM: "PF", size, negative scale = little-endian; rows run bottom to top. */
-    int ok = fprintf(f, "PF\n%u %u\n-1.0\n", w, h) > 0;
-    for (uint32_t y = h; ok && y-- > 0;)
-        ok = fwrite(rgb + (size_t)y * w * 3, sizeof(float), (size_t)w * 3, f) == (size_t)w * 3;
-    ok &= fclose(f) == 0;
-    return ok ? 0 : -1;
+    if (e->size + n > e->cap) {
+        size_t cap = e->cap ? e->cap : 65536;
+        while (cap < e->size + n)
+            cap *= 2;
+        unsigned char* grown = realloc(e->data, cap);
+        if (!grown) {
+            e->failed = 1;
+            return -1;
+        }
+        e->data = grown;
+        e->cap = cap;
+    }
+    memcpy(e->data + e->size, bytes, n);
+    e->size += n;
+    return 0;
 }
 
+static void stb_sink(void* context, void* bytes, int n) { encoded_append(context, bytes, (size_t)n); }
+
+/* PFM: "PF", size, negative scale = little-endian; rows run bottom to top. */
+static int encode_pfm(Encoded* e, uint32_t w, uint32_t h, const float* rgb)
+{
+    char header[64];
+    int n = snprintf(header, sizeof header, "PF\n%u %u\n-1.0\n", w, h);
+    int bad = encoded_append(e, header, (size_t)n);
+    for (uint32_t y = h; !bad && y-- > 0;)
+        bad = encoded_append(e, rgb + (size_t)y * w * 3, (size_t)w * 3 * sizeof(float));
+    return bad ? 0 : 1;
+}
+
+/* stb's file writers ignore fwrite and fclose errors (a full disk would go unnoticed), so the
+ * image is encoded in memory and written by rs_file_write_atomic, which checks every call. */
 int rs_image_write(const char* path, uint32_t width, uint32_t height, const float* rgb, const uint8_t* rgba,
                    RsError* err)
 {
     RsImageFormat fmt;
     if (rs_image_format_from_path(path, &fmt, err))
         return -1;
-    char tmp[4096];
-    temp_name(path, tmp, sizeof tmp);
+    Encoded e = {NULL, 0, 0, 0};
     int ok = 0;
-    if (fmt == RS_IMAGE_PNG) {
-        ok = stbi_write_png(tmp, (int)width, (int)height, 4, rgba, (int)width * 4) != 0;
-    } else if (fmt == RS_IMAGE_HDR) {
-        ok = stbi_write_hdr(tmp, (int)width, (int)height, 3, rgb) != 0;
+    if (fmt == RS_IMAGE_PNG)
+        ok = stbi_write_png_to_func(stb_sink, &e, (int)width, (int)height, 4, rgba, (int)width * 4) != 0;
+    else if (fmt == RS_IMAGE_HDR)
+        ok = stbi_write_hdr_to_func(stb_sink, &e, (int)width, (int)height, 3, rgb) != 0;
+    else
+        ok = encode_pfm(&e, width, height, rgb);
+    int status;
+    if (!ok || e.failed) {
+        status = rs_error_set(err, "cannot write '%s': out of memory encoding a %ux%u image", path, width, height);
     } else {
-        ok = write_pfm(tmp, width, height, rgb) == 0;
+        RsBytes bytes = {e.data, e.size};
+        status = rs_file_write_atomic(path, &bytes, 1, err);
     }
-    if (!ok) {
-        int e = errno;
-        remove(tmp);
-        return rs_error_set(err, "cannot write '%s': %s", path, e ? strerror(e) : "write failed");
-    }
-    if (rename(tmp, path) != 0) {
-        int e = errno;
-        remove(tmp);
-        return rs_error_set(err, "cannot move the finished image to '%s': %s", path, strerror(e));
-    }
-    return 0;
+    free(e.data);
+    return status;
 }

@@ -117,15 +117,20 @@ static int trace_wave(RsWavefront* wf, uint64_t first_path, uint32_t paths, RsEr
 int rs_wavefront_trace(RsWavefront* wf, uint64_t first_path, uint64_t paths, RsError* err)
 {
     uint64_t readback_before = wf->backend->readback_bytes;
-    while (paths > 0) {
+    int stopped = 0;
+    wf->paths_traced = 0;
+    while (paths > 0 && !stopped) {
         uint32_t n = paths < wf->wave_capacity ? (uint32_t)paths : wf->wave_capacity;
         if (trace_wave(wf, first_path, n, err))
             return -1;
         first_path += n;
         paths -= n;
+        wf->paths_traced += n;
+        stopped = paths > 0 && wf->stop && *wf->stop;
     }
     wf->stats.readback_bytes += wf->backend->readback_bytes - readback_before;
-    if (wf->backend->ops->take_stage_times)
-        return wf->backend->ops->take_stage_times(wf->backend, wf->stats.stage_seconds, err);
-    return 0;
+    if (wf->backend->ops->take_stage_times &&
+        wf->backend->ops->take_stage_times(wf->backend, wf->stats.stage_seconds, err))
+        return -1;
+    return stopped ? RS_WAVEFRONT_STOPPED : 0;
 }

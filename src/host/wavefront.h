@@ -8,6 +8,8 @@
 #ifndef RS_HOST_WAVEFRONT_H
 #define RS_HOST_WAVEFRONT_H
 
+#include <signal.h>
+
 #include "backend.h"
 #include "scene.h"
 
@@ -30,7 +32,13 @@ typedef struct RsWavefront {
     RsFrameDesc frame;
     uint32_t wave_capacity;
     RsTraceStats stats;
+    /* Set by the caller, NULL by default: when *stop becomes non-zero (a signal handler sets
+     * it), rs_wavefront_trace returns RS_WAVEFRONT_STOPPED after the wave in flight. */
+    const volatile sig_atomic_t* stop;
+    uint64_t paths_traced; /* paths accumulated into the film by the last rs_wavefront_trace */
 } RsWavefront;
+
+#define RS_WAVEFRONT_STOPPED 1
 
 /* Default Russian roulette start (segments), as pbrt-v4's PathIntegrator (depth > 1). */
 #define RS_DEFAULT_RR_DEPTH 3
@@ -46,7 +54,9 @@ int rs_wavefront_plan(const RsBackend* backend, uint64_t total_paths, uint32_t* 
 int rs_wavefront_begin(RsWavefront* wf, RsBackend* backend, const RsFrameDesc* frame, uint32_t wave_capacity,
                        RsError* err);
 
-/* Traces global paths [first_path, first_path + paths) in waves and accumulates them. */
+/* Traces global paths [first_path, first_path + paths) in waves and accumulates them: returns 0
+ * when all are in the film, -1 on error, RS_WAVEFRONT_STOPPED when wf->stop ended it early;
+ * wf->paths_traced says how many (from first_path on) were accumulated. */
 int rs_wavefront_trace(RsWavefront* wf, uint64_t first_path, uint64_t paths, RsError* err);
 
 const char* rs_stage_name(RsStage s);

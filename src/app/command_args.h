@@ -1,0 +1,31 @@
+/* command_args.h - the parsed command lines of the subcommands that take user paths and many
+ * options, separated from running them so that the command-line fuzzer (tests/fuzz) can drive
+ * the parsers alone. Host C11, application layer.
+ *
+ * Each rs_*_parse_args returns 0 when the command should run, 1 when it asked for --help, and
+ * -1 after printing a usage error. The parsed struct points into argv.
+ */
+#ifndef RS_APP_COMMAND_ARGS_H
+#define RS_APP_COMMAND_ARGS_H
+
+#include "../host/image_io.h"
+#include "cli.h"
+#include "options.h"
+
+#define RS_MAX_OUTPUTS 8
+
+typedef struct RsRenderArgs {
+    RsCommonOptions opt;
+    RsDisplaySettings display;
+    const char* outputs[RS_MAX_OUTPUTS];
+    int output_count;
+    const char* scene_path;
+    const char* checkpoint;
+    const char* resume;
+    uint64_t checkpoint_every; /* seconds */
+    char default_output[RS_PATH_BYTES]; /* SCENE's base name with .png, when no -o is given */
+} RsRenderArgs;
+
+int rs_render_parse_args(int argc, char** argv, RsRenderArgs* a);
+
+#endif /* RS_APP_COMMAND_ARGS_H */
