@@ -7,6 +7,14 @@
  * by a signal, or does not finish within the import time limit (RAYSTREAM_MESH_TIMEOUT seconds,
  * default 300), becomes an error message naming the file; raystream itself keeps running.
  *
+ * Every file the import touches must be a regular file: the parent checks the mesh file itself
+ * before forking (a FIFO would block the open forever), and the child gives assimp an IO system
+ * that refuses anything else, so a FIFO or a device named inside a mesh (mtllib, a glTF buffer)
+ * is skipped or reported, never waited on. The child dies with the parent (PR_SET_PDEATHSIG),
+ * and the parent kills and reaps it on every path out, so no import process is ever orphaned.
+ * PLY headers are checked first: their element counts must fit the file's size, since assimp
+ * allocates for the counts before reading the data.
+ *
  * Stream records: 'M' name_length name kd[3] ke[3] (a material of the file, numbered in order);
  * 'T' material_number v0[3] v1[3] v2[3] (a triangle, in the file's own space); 'X' length text
  * (assimp's error); 'Z' (done).
@@ -29,6 +37,15 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+#include <assimp/cfileio.h>
+
+#include "ply_header.h"
+#include "safe_file.h"
+#include "scene_json.h"
 
 /* ---- child: assimp to records ---- */
 
@@ -63,10 +80,83 @@ static void send_material(FILE* out, const struct aiMaterial* m)
     put(out, colours, sizeof colours);
 }
 
+/* ---- child: assimp's file access, regular files only ---- */
+
+static FILE* file_of(struct aiFile* f) { return (FILE*)(void*)f->UserData; }
+
+static size_t io_read(struct aiFile* f, char* buffer, size_t size, size_t count)
+{
+    return fread(buffer, size, count, file_of(f));
+}
+
+static size_t io_write(struct aiFile* f, const char* buffer, size_t size, size_t count)
+{
+    (void)f, (void)buffer, (void)size, (void)count;
+    return 0;
+}
+
+static size_t io_tell(struct aiFile* f)
+{
+    long at = ftell(file_of(f));
+    return at < 0 ? 0 : (size_t)at;
+}
+
+static size_t io_size(struct aiFile* f)
+{
+    FILE* file = file_of(f);
+    long at = ftell(file), size = -1;
+    if (at >= 0 && fseek(file, 0, SEEK_END) == 0)
+        size = ftell(file);
+    if (at >= 0)
+        fseek(file, at, SEEK_SET);
+    return size < 0 ? 0 : (size_t)size;
+}
+
+static enum aiReturn io_seek(struct aiFile* f, size_t offset, enum aiOrigin origin)
+{
+    int whence = origin == aiOrigin_CUR ? SEEK_CUR : origin == aiOrigin_END ? SEEK_END : SEEK_SET;
+    return fseek(file_of(f), (long)offset, whence) == 0 ? aiReturn_SUCCESS : aiReturn_FAILURE;
+}
+
+static void io_flush(struct aiFile* f) { (void)f; }
+
+static struct aiFile* io_open(struct aiFileIO* io, const char* path, const char* mode)
+{
+    (void)io;
+    if (strpbrk(mode, "wa+"))
+        return NULL; /* an import only reads */
+    char why[128];
+    FILE* file = rs_file_open_regular(path, UINT64_MAX, NULL, why, sizeof why);
+    struct aiFile* f = file ? calloc(1, sizeof *f) : NULL;
+    if (!f) {
+        if (file)
+            fclose(file);
+        return NULL;
+    }
+    f->ReadProc = io_read;
+    f->WriteProc = io_write;
+    f->TellProc = io_tell;
+    f->FileSizeProc = io_size;
+    f->SeekProc = io_seek;
+    f->FlushProc = io_flush;
+    f->UserData = (aiUserData)(void*)file;
+    return f;
+}
+
+static void io_close(struct aiFileIO* io, struct aiFile* f)
+{
+    (void)io;
+    if (f) {
+        fclose(file_of(f));
+        free(f);
+    }
+}
+
 static int child_import(const char* path, FILE* out)
 {
-    const struct aiScene* ai = aiImportFile(path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
-                                                      aiProcess_PreTransformVertices);
+    struct aiFileIO io = {io_open, io_close, NULL};
+    const struct aiScene* ai = aiImportFileEx(
+        path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_PreTransformVertices, &io);
     if (!ai) {
         send_error(out, aiGetErrorString());
         return 0;
@@ -158,21 +248,32 @@ static int take(Reader* r, void* out, size_t size)
 }
 
 static float clamp01(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : (x == x ? x : 0.0f)); }
-static float non_negative(float x) { return x > 0.0f ? x : 0.0f; } /* NaN -> 0 too */
 
 /* The raystream material for the file's material named `name`, created on first use. */
+/* Emission as the scene format allows it: finite, >= 0 and <= RS_SCENE_MAX_MAGNITUDE. */
+static float emission_of(float x)
+{
+    return x > 0.0f && x <= (float)RS_SCENE_MAX_MAGNITUDE ? x : 0.0f; /* NaN -> 0 too */
+}
+
 static int32_t file_material(RsScene* scene, const char* path, const char* name, const float* c, RsError* err)
 {
-    char full[1024];
-    snprintf(full, sizeof full, "%s#%s", path, name);
-    int32_t existing = rs_scene_find_material(scene, full);
-    if (existing >= 0)
-        return existing;
-    RsVec3 albedo = rs_vec3(clamp01(c[0]), clamp01(c[1]), clamp01(c[2]));
-    RsVec3 emission = rs_vec3(non_negative(c[3]), non_negative(c[4]), non_negative(c[5]));
-    if (!isfinite(emission.x) || !isfinite(emission.y) || !isfinite(emission.z))
-        emission = rs_vec3_splat(0.0f);
-    return rs_scene_add_material(scene, full, rs_material_make(RS_MAT_DIFFUSE, albedo, emission, 1.0f, 0), err);
+    /* "file#name", whole: a name cut to a buffer could match another material */
+    size_t size = strlen(path) + strlen(name) + 2;
+    char* full = malloc(size);
+    if (!full) {
+        rs_error_set(err, "out of memory importing '%s'", path);
+        return -1;
+    }
+    snprintf(full, size, "%s#%s", path, name);
+    int32_t material = rs_scene_find_material(scene, full);
+    if (material < 0) {
+        RsVec3 albedo = rs_vec3(clamp01(c[0]), clamp01(c[1]), clamp01(c[2]));
+        RsVec3 emission = rs_vec3(emission_of(c[3]), emission_of(c[4]), emission_of(c[5]));
+        material = rs_scene_add_material(scene, full, rs_material_make(RS_MAT_DIFFUSE, albedo, emission, 1.0f, 0), err);
+    }
+    free(full);
+    return material;
 }
 
 #define RS_MAX_FILE_MATERIALS 65536
@@ -228,8 +329,12 @@ static int read_records(Reader* r, RsScene* scene, const char* path, const char*
             RsVec3 p[3];
             for (int k = 0; k < 3; ++k) {
                 p[k] = rs_transform_point(xf, rs_vec3(v[3 * k], v[3 * k + 1], v[3 * k + 2]));
-                if (!isfinite(p[k].x) || !isfinite(p[k].y) || !isfinite(p[k].z)) {
-                    status = rs_error_set(err, "%s: '%s' has a vertex that is not a finite number", where, path);
+                float big = fmaxf(fabsf(p[k].x), fmaxf(fabsf(p[k].y), fabsf(p[k].z)));
+                if (!(big <= (float)RS_SCENE_MAX_MAGNITUDE)) { /* also NaN */
+                    status = rs_error_set(err,
+                                          "%s: '%s' has a vertex (transformed: [%g, %g, %g]) that is not a finite "
+                                          "number within +-%g",
+                                          where, path, p[k].x, p[k].y, p[k].z, RS_SCENE_MAX_MAGNITUDE);
                     break;
                 }
             }
@@ -244,22 +349,6 @@ static int read_records(Reader* r, RsScene* scene, const char* path, const char*
     }
     free(materials);
     return status;
-}
-
-/* assimp 5.2's PLY reader can loop forever on a header that never ends; a PLY file must start
- * with "ply" and declare end_header within its first 64 KiB before assimp sees it (the time
- * limit would catch it too, but this answers at once and says what is wrong). */
-static int ply_header_ok(FILE* f)
-{
-    enum { HEAD = 65536 };
-    char* head = malloc(HEAD);
-    size_t n = head ? fread(head, 1, HEAD, f) : 0;
-    int ok = n >= 4 && memcmp(head, "ply", 3) == 0 && (head[3] == '\n' || head[3] == '\r');
-    int ended = 0;
-    for (size_t i = 0; ok && !ended && i + 10 <= n; ++i)
-        ended = memcmp(head + i, "end_header", 10) == 0;
-    free(head);
-    return ok && ended;
 }
 
 static int has_extension(const char* path, const char* ext)
@@ -278,21 +367,21 @@ static double import_timeout(void)
 int rs_mesh_import(RsScene* scene, const char* path, const char* where, const RsTransform* xf,
                    int32_t material_override, RsError* err)
 {
-    FILE* probe = fopen(path, "rb");
+    char why[512];
+    uint64_t size = 0;
+    FILE* probe = rs_file_open_regular(path, UINT64_MAX, &size, why, sizeof why);
     if (!probe)
-        return rs_error_set(err, "%s: cannot read '%s': %s", where, path, strerror(errno));
-    int bad_ply = has_extension(path, ".ply") && !ply_header_ok(probe);
+        return rs_error_set(err, "%s: cannot read '%s': %s", where, path, why);
+    int bad_ply = has_extension(path, ".ply") && rs_ply_header_check(probe, size, why, sizeof why);
     fclose(probe);
     if (bad_ply)
-        return rs_error_set(err,
-                            "%s: cannot import '%s': not a PLY file (it must start with 'ply' and end its header "
-                            "with end_header)",
-                            where, path);
+        return rs_error_set(err, "%s: cannot import '%s': %s", where, path, why);
 
     int fds[2];
     if (pipe(fds) != 0)
         return rs_error_set(err, "%s: cannot start the mesh import: %s", where, strerror(errno));
     fflush(NULL);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         close(fds[0]);
@@ -300,8 +389,16 @@ int rs_mesh_import(RsScene* scene, const char* path, const char* where, const Rs
         return rs_error_set(err, "%s: cannot start the mesh import: %s", where, strerror(errno));
     }
     if (pid == 0) {
-        /* die plainly on assimp's faults: no inherited crash handlers (a fuzzer's, a debugger's) */
-        int fatal[] = {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+#ifdef __linux__
+        /* die with the parent, however it ends (an interrupt, SIGKILL): an import nobody reads
+         * must not run on; the check after it covers a parent that died before the call */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
+        if (getppid() != parent)
+            _exit(1);
+        /* die plainly on assimp's faults: no inherited crash handlers (a fuzzer's, a debugger's);
+         * and the parent's interrupt handlers are not ours: the parent decides */
+        int fatal[] = {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGINT, SIGTERM};
         for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; ++i)
             signal(fatal[i], SIG_DFL);
         close(fds[0]);
@@ -326,7 +423,9 @@ int rs_mesh_import(RsScene* scene, const char* path, const char* where, const Rs
         status = read_records(r, scene, path, where, xf, material_override, &done, err);
     }
     close(fds[0]);
-    if (r && r->timed_out)
+    /* every way out but a finished import (an error in the records, the time limit, out of
+     * memory) kills the child first, so that waiting for it cannot block */
+    if (!done)
         kill(pid, SIGKILL);
     int child_status = 0;
     while (waitpid(pid, &child_status, 0) < 0 && errno == EINTR) {
@@ -334,7 +433,10 @@ int rs_mesh_import(RsScene* scene, const char* path, const char* where, const Rs
     if (status == 0 && r && r->timed_out)
         status = rs_error_set(err, "%s: assimp did not finish reading '%s' within %.0f s (a malformed file?)", where,
                               path, timeout);
-    else if (status == 0 && WIFSIGNALED(child_status))
+    else if (status == 0 && !done && WIFSIGNALED(child_status) &&
+             (WTERMSIG(child_status) == SIGINT || WTERMSIG(child_status) == SIGTERM))
+        status = rs_error_set(err, "%s: the import of '%s' was interrupted", where, path);
+    else if (status == 0 && !done && WIFSIGNALED(child_status) && WTERMSIG(child_status) != SIGKILL)
         status = rs_error_set(err, "%s: assimp crashed reading '%s' (signal %d): the file is malformed", where, path,
                               WTERMSIG(child_status));
     else if (status == 0 && !done)

@@ -34,6 +34,7 @@ void rs_scene_free(RsScene* scene)
     for (size_t i = 0; i < scene->material_names.count; ++i)
         free(scene->material_names.data[i]);
     rs_array_free(&scene->material_names);
+    rs_name_index_free(&scene->material_index);
     rs_array_free(&scene->materials);
     rs_array_free(&scene->prims);
     rs_accel_free(&scene->accel);
@@ -52,10 +53,7 @@ RsMaterial rs_material_make(uint32_t type, RsVec3 albedo, RsVec3 emission, float
 
 int32_t rs_scene_find_material(const RsScene* scene, const char* name)
 {
-    for (size_t i = 0; i < scene->material_names.count; ++i)
-        if (strcmp(scene->material_names.data[i], name) == 0)
-            return (int32_t)i;
-    return -1;
+    return rs_name_index_find(&scene->material_index, scene->material_names.data, name);
 }
 
 int32_t rs_scene_add_material(RsScene* scene, const char* name, RsMaterial m, RsError* err)
@@ -64,15 +62,21 @@ int32_t rs_scene_add_material(RsScene* scene, const char* name, RsMaterial m, Rs
         rs_error_set(err, "duplicate material name '%s'", name);
         return -1;
     }
+    /* room first, so that a failure leaves names, index and materials in step */
+    if (rs_array_reserve(&scene->materials, 1, err) || rs_array_reserve(&scene->material_names, 1, err))
+        return -1;
+    uint32_t position = (uint32_t)scene->materials.count;
     char* copy = strdup(name);
-    if (!copy || rs_array_push(&scene->material_names, copy, err)) {
+    if (!copy)
+        return rs_error_set(err, "out of memory adding material '%s'", name);
+    scene->material_names.data[position] = copy;
+    if (rs_name_index_add(&scene->material_index, scene->material_names.data, position, err)) {
         free(copy);
-        rs_error_set(err, "out of memory adding material '%s'", name);
         return -1;
     }
-    if (rs_array_push(&scene->materials, m, err))
-        return -1;
-    return (int32_t)(scene->materials.count - 1);
+    scene->material_names.count++;
+    scene->materials.data[scene->materials.count++] = m;
+    return (int32_t)position;
 }
 
 int rs_scene_add_triangle(RsScene* scene, RsVec3 v0, RsVec3 v1, RsVec3 v2, uint32_t material, RsError* err)

@@ -15,6 +15,7 @@
 #include "accel_build.h"
 #include "array.h"
 #include "error.h"
+#include "name_index.h"
 
 typedef struct RsCameraDesc {
     RsVec3 eye, look_at, up;
@@ -38,6 +39,7 @@ typedef struct RsScene {
     RsEnvironment env;
     RS_ARRAY(RsMaterial) materials;
     RS_ARRAY(char*) material_names;
+    RsNameIndex material_index; /* name -> material */
     RS_ARRAY(RsPrim) prims;
     uint32_t skipped_degenerate; /* zero-area triangles dropped while adding */
 

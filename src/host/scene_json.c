@@ -1,7 +1,9 @@
 /* scene_json.c - strict reader of the JSON scene format v1 (scenes/README.md). Host C11.
  *
  * Strict means: every key is known, every value has the right type and range, every number is
- * finite, every name resolves, every file exists and holds triangles. Each failure becomes one
+ * finite and within RS_SCENE_MAX_MAGNITUDE (so that it is finite as the 32-bit float it is stored
+ * as), no string holds a NUL character, every name resolves, every file is a regular file that
+ * exists and holds triangles, and every path fits. Each failure becomes one
  * message naming the file, the JSON path and the problem, e.g.
  *   scenes/foo.json: materials[2].ior: must be > 0 (got -1)
  * and syntax errors name the line and column:
@@ -12,7 +14,6 @@
 #include "scene_json.h"
 
 #include <cJSON.h>
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,9 +21,11 @@
 #include <string.h>
 
 #include "mesh_import.h"
+#include "safe_file.h"
 #include "transform.h"
 
-#define RS_PATH_MAX 256
+#define RS_PATH_MAX 256  /* JSON paths in messages, e.g. shapes[12].transform.rotate[0] */
+#define RS_FILE_PATH_MAX 4096 /* resolved mesh paths */
 
 typedef struct Reader {
     const char* file;
@@ -34,12 +37,22 @@ typedef struct Reader {
 static int fail(const Reader* r, const char* path, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
 static int fail(const Reader* r, const char* path, const char* fmt, ...)
 {
-    char msg[768];
+    /* formatted whole (it may quote a long name), then shortened by rs_error_set if need be */
+    char small[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    int len = vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
-    return rs_error_set(r->err, "%s: %s: %s", r->file, path[0] ? path : "(top level)", msg);
+    char* msg = small;
+    if (len >= (int)sizeof small && (msg = malloc((size_t)len + 1)) != NULL) {
+        va_start(ap, fmt);
+        vsnprintf(msg, (size_t)len + 1, fmt, ap);
+        va_end(ap);
+    }
+    rs_error_set(r->err, "%s: %s: %s", r->file, path[0] ? path : "(top level)", msg ? msg : small);
+    if (msg != small)
+        free(msg);
+    return -1;
 }
 
 static void join_key(char* out, const char* path, const char* key)
@@ -91,13 +104,18 @@ static const cJSON* member(const Reader* r, const cJSON* obj, const char* path, 
     return item;
 }
 
+/* Every number of a scene goes through here: finite, and within RS_SCENE_MAX_MAGNITUDE. */
 static int read_number(const Reader* r, const cJSON* item, const char* path, double* out)
 {
     if (!cJSON_IsNumber(item))
         return fail(r, path, "must be a number");
-    if (!isfinite(item->valuedouble))
+    double v = item->valuedouble;
+    if (!isfinite(v))
         return fail(r, path, "must be a finite number");
-    *out = item->valuedouble;
+    if (fabs(v) > RS_SCENE_MAX_MAGNITUDE)
+        return fail(r, path, "must be between %g and %g (got %g): scene numbers are 32-bit floats whose products must "
+                    "stay finite", -RS_SCENE_MAX_MAGNITUDE, RS_SCENE_MAX_MAGNITUDE, v);
+    *out = v;
     return 0;
 }
 
@@ -193,6 +211,42 @@ static int check_colour_range(const Reader* r, const char* path, const char* key
     return 0;
 }
 
+/* A length that must be positive: in [RS_SCENE_MIN_LENGTH, RS_SCENE_MAX_MAGNITUDE]. */
+static int check_length(const Reader* r, const char* path, const char* key, double v)
+{
+    char where[RS_PATH_MAX];
+    join_key(where, path, key);
+    if (!(v > 0.0))
+        return fail(r, where, "must be > 0 (got %g)", v);
+    if (v < RS_SCENE_MIN_LENGTH)
+        return fail(r, where, "must be at least %g (got %g)", RS_SCENE_MIN_LENGTH, v);
+    return 0;
+}
+
+/* The camera's frame must exist: eye != look_at, and up neither zero nor along the view. Tested
+ * in double on the stored floats, so that the test itself cannot overflow or underflow. */
+static int check_camera_frame(const Reader* r, const RsCameraDesc* c)
+{
+    double view[3] = {(double)c->look_at.x - c->eye.x, (double)c->look_at.y - c->eye.y,
+                      (double)c->look_at.z - c->eye.z};
+    double up[3] = {c->up.x, c->up.y, c->up.z};
+    double view_len = sqrt(view[0] * view[0] + view[1] * view[1] + view[2] * view[2]);
+    double up_len = sqrt(up[0] * up[0] + up[1] * up[1] + up[2] * up[2]);
+    if (view_len == 0.0)
+        return fail(r, "camera.look_at", "must differ from camera.eye");
+    if (!(view_len <= RS_SCENE_MAX_MAGNITUDE))
+        return fail(r, "camera.look_at", "is %g away from camera.eye; the view direction must be shorter than %g",
+                    view_len, RS_SCENE_MAX_MAGNITUDE);
+    if (up_len == 0.0)
+        return fail(r, "camera.up", "must not be the zero vector");
+    double cross[3] = {view[1] * up[2] - view[2] * up[1], view[2] * up[0] - view[0] * up[2],
+                       view[0] * up[1] - view[1] * up[0]};
+    double sine = sqrt(cross[0] * cross[0] + cross[1] * cross[1] + cross[2] * cross[2]) / (view_len * up_len);
+    if (!(sine >= 1e-6))
+        return fail(r, "camera.up", "must not be parallel to the viewing direction");
+    return 0;
+}
+
 /* ---- sections ---- */
 
 static int read_camera(const Reader* r, const cJSON* cam)
@@ -215,12 +269,9 @@ static int read_camera(const Reader* r, const cJSON* cam)
     if (aperture < 0.0)
         return fail(r, "camera.aperture_radius", "must be >= 0 (got %g)", aperture);
     if (focus < 0.0)
-        return fail(r, "camera.focus_distance", "must be > 0 (got %g)", focus);
-    RsVec3 view = rs_sub(c->look_at, c->eye);
-    if (rs_length(view) == 0.0f)
-        return fail(r, "camera.look_at", "must differ from camera.eye");
-    if (rs_length(rs_cross(rs_normalize(view), rs_normalize(c->up))) < 1e-6f)
-        return fail(r, "camera.up", "must not be parallel to the viewing direction");
+        return fail(r, "camera.focus_distance", "must be >= 0 (got %g; 0 means the distance to look_at)", focus);
+    if (check_camera_frame(r, c))
+        return -1;
     c->fov_degrees = (float)fov;
     c->aperture_radius = (float)aperture;
     c->focus_distance = (float)focus;
@@ -338,9 +389,9 @@ static int read_material(const Reader* r, const cJSON* node, const char* path)
         if (check_keys(r, node, path, keys) || get_number(r, node, path, "ior", 0, &ior) ||
             get_vec3(r, node, path, "color", 0, &colour) || check_colour_range(r, path, "color", colour, 1.0f))
             return -1;
-        if (!(ior > 0.0)) {
+        if (!(ior >= RS_SCENE_MIN_IOR && ior <= RS_SCENE_MAX_IOR)) {
             join_key(where, path, "ior");
-            return fail(r, where, "must be > 0 (got %g)", ior);
+            return fail(r, where, "must be in [%g, %g] (got %g)", RS_SCENE_MIN_IOR, RS_SCENE_MAX_IOR, ior);
         }
     } else if (strcmp(type, "emissive") == 0) {
         static const char* const keys[] = {"name", "type", "emission", "two_sided", NULL};
@@ -449,9 +500,10 @@ static int read_transform(const Reader* r, const cJSON* node, const char* path, 
     } else if (s && get_vec3(r, node, path, "scale", 0, &scale)) {
         return -1;
     }
-    if (scale.x == 0.0f || scale.y == 0.0f || scale.z == 0.0f) {
+    if (!(fabsf(scale.x) >= RS_SCENE_MIN_LENGTH && fabsf(scale.y) >= RS_SCENE_MIN_LENGTH &&
+          fabsf(scale.z) >= RS_SCENE_MIN_LENGTH)) {
         join_key(where, path, "scale");
-        return fail(r, where, "must not be 0 (it would flatten the mesh)");
+        return fail(r, where, "must not be 0 or below %g in size (it would flatten the mesh)", RS_SCENE_MIN_LENGTH);
     }
     RsTransform rot = rs_transform_identity();
     const cJSON* rotate = cJSON_GetObjectItemCaseSensitive(node, "rotate");
@@ -477,13 +529,14 @@ static int read_transform(const Reader* r, const cJSON* node, const char* path, 
     return 0;
 }
 
-/* Mesh paths are relative to the scene file's directory unless absolute. */
-static void resolve_path(const Reader* r, const char* rel, char* out, size_t size)
+/* Mesh paths are relative to the scene file's directory unless absolute. A path that does not
+ * fit is an error: cut short, it would name a different file. */
+static int resolve_path(const Reader* r, const char* where, const char* rel, char* out, size_t size)
 {
-    if (rel[0] == '/' || !r->dir[0])
-        snprintf(out, size, "%s", rel);
-    else
-        snprintf(out, size, "%s/%s", r->dir, rel);
+    int n = rel[0] == '/' || !r->dir[0] ? snprintf(out, size, "%s", rel) : snprintf(out, size, "%s/%s", r->dir, rel);
+    if (n < 0 || (size_t)n >= size)
+        return fail(r, where, "the path is too long (%d bytes once resolved; at most %zu)", n, size - 1);
+    return 0;
 }
 
 static int read_shape(const Reader* r, const cJSON* node, const char* path)
@@ -503,10 +556,8 @@ static int read_shape(const Reader* r, const cJSON* node, const char* path)
         if (check_keys(r, node, path, keys) || get_vec3(r, node, path, "center", 1, &centre) ||
             get_number(r, node, path, "radius", 1, &radius) || read_material_ref(r, node, path, 1, &material))
             return -1;
-        if (!(radius > 0.0)) {
-            join_key(where, path, "radius");
-            return fail(r, where, "must be > 0 (got %g)", radius);
-        }
+        if (check_length(r, path, "radius", radius))
+            return -1;
         return rs_scene_add_sphere(scene, centre, (float)radius, (uint32_t)material, r->err);
     }
     if (strcmp(type, "quad") == 0 || strcmp(type, "triangle") == 0) {
@@ -535,11 +586,18 @@ static int read_shape(const Reader* r, const cJSON* node, const char* path)
             read_material_ref(r, node, path, 0, &material) ||
             read_transform(r, cJSON_GetObjectItemCaseSensitive(node, "transform"), where, &xf))
             return -1;
-        char full[4096], prefix[RS_PATH_MAX + 256];
-        resolve_path(r, file, full, sizeof full);
+        char full[RS_FILE_PATH_MAX];
         join_key(where, path, "file");
-        snprintf(prefix, sizeof prefix, "%s: %s", r->file, where);
-        return rs_mesh_import(scene, full, prefix, &xf, material, r->err);
+        if (resolve_path(r, where, file, full, sizeof full))
+            return -1;
+        size_t prefix_size = strlen(r->file) + strlen(where) + 3;
+        char* prefix = malloc(prefix_size);
+        if (!prefix)
+            return fail(r, where, "out of memory");
+        snprintf(prefix, prefix_size, "%s: %s", r->file, where);
+        int status = rs_mesh_import(scene, full, prefix, &xf, material, r->err);
+        free(prefix);
+        return status;
     }
     join_key(where, path, "type");
     return fail(r, where, "must be one of \"sphere\", \"quad\", \"triangle\", \"mesh\" (got \"%s\")", type);
@@ -610,42 +668,25 @@ static void line_column(const char* text, size_t offset, int* line, int* column)
     }
 }
 
-static char* read_file(const char* path, size_t* size, RsError* err)
+/* cJSON turns the escape \u0000 into a NUL byte that ends the C string, so "a\u0000b" would
+ * read as "a": a shape could bind to another material than the one it names, a path to another
+ * file. No field may hold NUL; this finds the first \u0000 inside a string, or returns NULL. */
+static const char* find_escaped_nul(const char* text, size_t size)
 {
-    FILE* f = fopen(path, "rb");
-    if (!f) {
-        rs_error_set(err, "%s: cannot open scene: %s", path, strerror(errno));
-        return NULL;
-    }
-    char* text = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (len + 4096 + 1 > cap) {
-            cap = cap ? cap * 2 : 65536;
-            char* grown = realloc(text, cap);
-            if (!grown) {
-                free(text);
-                fclose(f);
-                rs_error_set(err, "%s: out of memory reading the scene", path);
-                return NULL;
-            }
-            text = grown;
+    int in_string = 0;
+    for (size_t i = 0; i < size; ++i) {
+        char c = text[i];
+        if (!in_string) {
+            in_string = c == '"';
+        } else if (c == '"') {
+            in_string = 0;
+        } else if (c == '\\' && i + 1 < size) {
+            if (text[i + 1] == 'u' && i + 5 < size && strncmp(text + i + 2, "0000", 4) == 0)
+                return text + i;
+            ++i; /* the escaped character, which may be a quote or a backslash */
         }
-        size_t got = fread(text + len, 1, cap - len - 1, f);
-        len += got;
-        if (got == 0)
-            break;
     }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(text);
-        rs_error_set(err, "%s: read error", path);
-        return NULL;
-    }
-    text[len] = '\0';
-    *size = len;
-    return text;
+    return NULL;
 }
 
 int rs_scene_load_json(const char* path, const RsAccelOptions* accel, RsScene* scene, RsError* err)
@@ -654,12 +695,21 @@ int rs_scene_load_json(const char* path, const RsAccelOptions* accel, RsScene* s
     if (accel)
         scene->accel_options = *accel;
     size_t size = 0;
-    char* text = read_file(path, &size, err);
+    char why[256];
+    char* text = rs_file_read_all(path, RS_SCENE_MAX_BYTES, &size, why, sizeof why);
     if (!text)
-        return -1;
+        return rs_error_set(err, "%s: cannot open scene: %s", path, why);
     if (strlen(text) != size) {
         free(text);
         return rs_error_set(err, "%s: the file contains a NUL byte; a scene is JSON text", path);
+    }
+    const char* nul = find_escaped_nul(text, size);
+    if (nul) {
+        int line, column;
+        line_column(text, (size_t)(nul - text), &line, &column);
+        free(text);
+        return rs_error_set(err, "%s:%d:%d: a string holds \\u0000 (the NUL character), which no scene field allows",
+                            path, line, column);
     }
     const char* end = NULL;
     cJSON* root = cJSON_ParseWithOpts(text, &end, 1);
