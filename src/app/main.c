@@ -1,4 +1,6 @@
 /* main.c - the raystream program: dispatches to a subcommand. Host C11, application layer. */
+#define _POSIX_C_SOURCE 200809L
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -50,6 +52,9 @@ static const Command* find(const char* name)
 
 int main(int argc, char** argv)
 {
+    /* Past a file size limit (ulimit -f) a write fails with EFBIG, which raystream reports like a
+     * full disk, instead of SIGXFSZ killing the process and everything it had rendered. */
+    signal(SIGXFSZ, SIG_IGN);
     if (argc < 2) {
         usage(stderr);
         return RS_EXIT_USAGE;

@@ -7,7 +7,6 @@
 #include "cli.h"
 
 const char rs_common_options_help[] =
-    "  --spp N               samples per pixel (default: the scene's render.spp)\n"
     "  --max-depth D         ray segments per path; 1 = camera rays + direct light (default: scene)\n"
     "  --integrator NAME     path | whitted (default: scene)\n"
     "  --seed S              random seed (default: scene)\n"

@@ -26,7 +26,8 @@ void rs_common_options_init(RsCommonOptions* o);
  * not one; returns -1 after printing a usage error. */
 int rs_common_option(int argc, char** argv, int* i, RsCommonOptions* o);
 
-/* Help text for the common options. */
+/* Help text for the common options, but for --spp, whose meaning each command states itself
+ * (render: samples per pixel; view: where refining stops; bench: per frame). */
 extern const char rs_common_options_help[];
 
 /* The acceleration structure to build: --accel's, else the backend's best (bvh8 on CUDA, where

@@ -48,8 +48,14 @@ static void render_usage(FILE* f)
             "  --tonemap NAME        clamp | reinhard | aces (default clamp)\n"
             "  --checkpoint FILE     save the accumulated film there every --checkpoint-every seconds\n"
             "                        (default 60), at the end and on an interrupt\n"
+            "\n"
+            "Ctrl-C (or SIGTERM) finishes the sample pass in flight, then saves the checkpoint and\n"
+            "writes NAME.partial.EXT; a second one stops after the current wave and still saves and\n"
+            "writes; a third quits at once.\n"
+            "\n"
             "  --resume FILE         continue from a checkpoint to --spp; the result is bit-identical\n"
             "                        to a render that never stopped\n"
+            "  --spp N               samples per pixel (default: the scene's render.spp)\n"
             "%s",
             rs_common_options_help);
 }

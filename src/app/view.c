@@ -147,9 +147,9 @@ int rs_cmd_view(int argc, char** argv)
         status = RS_EXIT_FAILURE;
     }
     if (!opt.quiet)
-        fprintf(stderr, "raystream: view: %llu frames, %.1f FPS, %.1f spp, %.1f Mrays/s on %s\n",
-                (unsigned long long)viewer.frames, viewer.fps, rs_viewer_spp(&viewer), viewer.mrays,
-                viewer.backend->device);
+        rs_cli_note("view: %llu frames in %.3f s: %.1f FPS and %.1f Mrays/s on average, %.1f spp, on %s",
+                    (unsigned long long)viewer.frames, rs_viewer_elapsed(&viewer), rs_viewer_average_fps(&viewer),
+                    rs_viewer_average_mrays(&viewer), rs_viewer_spp(&viewer), viewer.backend->device);
     rs_viewer_close(&viewer);
     return status;
 }

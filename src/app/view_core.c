@@ -115,6 +115,20 @@ void rs_viewer_close(RsViewer* v)
     memset(v, 0, sizeof *v);
 }
 
+double rs_viewer_elapsed(const RsViewer* v) { return v->frames ? now_seconds() - v->first_frame_at : 0.0; }
+
+double rs_viewer_average_fps(const RsViewer* v)
+{
+    double elapsed = rs_viewer_elapsed(v);
+    return elapsed > 0.0 ? (double)v->frames / elapsed : 0.0;
+}
+
+double rs_viewer_average_mrays(const RsViewer* v)
+{
+    double elapsed = rs_viewer_elapsed(v);
+    return elapsed > 0.0 ? v->rays_total / elapsed / 1e6 : 0.0;
+}
+
 double rs_viewer_spp(const RsViewer* v) { return (double)v->next_path / (double)pixels_of(v); }
 
 int rs_viewer_frame(RsViewer* v, double budget_seconds, RsError* err)
@@ -125,6 +139,8 @@ int rs_viewer_frame(RsViewer* v, double budget_seconds, RsError* err)
         v->dirty = 0;
     }
     double t0 = now_seconds();
+    if (v->frames == 0)
+        v->first_frame_at = t0;
     uint64_t limit = v->spp_limit ? v->spp_limit * pixels_of(v) : UINT64_MAX;
     uint64_t n = v->slice_paths < limit - v->next_path ? v->slice_paths : limit - v->next_path;
     RsTraceStats before = v->wf.stats;
@@ -153,6 +169,7 @@ int rs_viewer_frame(RsViewer* v, double budget_seconds, RsError* err)
     double fps = t > 0.0 ? 1.0 / t : 0.0, mrays = t > 0.0 ? rays / t / 1e6 : 0.0;
     v->fps = v->frames ? 0.8 * v->fps + 0.2 * fps : fps;
     v->mrays = v->frames ? 0.8 * v->mrays + 0.2 * mrays : mrays;
+    v->rays_total += rays;
     v->frames++;
 
     /* next slice: as many paths as fit the budget at this frame's rate, between 1024 and 4 passes */

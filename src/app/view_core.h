@@ -39,7 +39,9 @@ typedef struct RsViewer {
     uint64_t slice_paths; /* paths per frame, adapted to the budget */
     RsTraceStats last;    /* statistics of the last frame's slice */
     uint64_t frames;
-    double fps, mrays;    /* smoothed */
+    double fps, mrays;    /* smoothed, of the frame work alone (trace + display): for the HUD */
+    double first_frame_at; /* when the first frame began, for the run's averages */
+    double rays_total;     /* rays traced by every frame */
 
     RsDisplaySettings display;
     RsDisplayStats stats;
@@ -56,6 +58,12 @@ typedef struct RsViewer {
 
 int rs_viewer_open(RsViewer* v, const char* scene_path, const RsCommonOptions* options, RsError* err);
 void rs_viewer_close(RsViewer* v);
+
+/* The whole run's averages, from the first frame's start to now: what the window loop, event
+ * handling and presenting cost is included, unlike in the HUD's smoothed figures. */
+double rs_viewer_elapsed(const RsViewer* v);
+double rs_viewer_average_fps(const RsViewer* v);
+double rs_viewer_average_mrays(const RsViewer* v);
 
 /* Traces one slice of about budget_seconds and refreshes the display image. */
 int rs_viewer_frame(RsViewer* v, double budget_seconds, RsError* err);

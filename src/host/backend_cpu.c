@@ -217,7 +217,7 @@ static void run_live(RsCpuBackend* b, LiveStage stage)
     LiveTask t = {b, stage, rs_cpu_active_items(b), 0};
     t.batches = (t.items + RS_CPU_BATCH - 1) / RS_CPU_BATCH;
     atomic_store(&b->next_batch, 0); /* the GPU version resets its counter on the device */
-    rs_pool_run(b->pool, live_task, &t);
+    rs_pool_run_items(b->pool, live_task, &t, t.items, RS_CPU_MIN_RAYS_PER_WORKER);
 }
 
 /* A stage that runs over a dense range [0, n) regardless of strategy. */
@@ -237,10 +237,10 @@ static void dense_task(void* ctx, uint32_t worker, uint32_t workers)
         t->fn(t->b, (uint32_t)i);
 }
 
-static void run_dense(RsCpuBackend* b, DenseFn fn, uint32_t n)
+static void run_dense(RsCpuBackend* b, DenseFn fn, uint32_t n, uint32_t min_per_worker)
 {
     DenseTask t = {b, fn, n};
-    rs_pool_run(b->pool, dense_task, &t);
+    rs_pool_run_items(b->pool, dense_task, &t, n, min_per_worker);
 }
 
 static void generate_one(RsCpuBackend* b, uint32_t slot) { rs_stage_generate(&b->kp, slot); }
@@ -249,7 +249,7 @@ static void connect_one(RsCpuBackend* b, uint32_t i)
     uint64_t stack[RS_BVH8_STACK];
     rs_stage_connect(&b->kp, i, (RsTraceStack){stack, 1});
 }
-static void accumulate_one(RsCpuBackend* b, uint32_t pixel) { rs_stage_accumulate(&b->kp, pixel); }
+static void accumulate_one(RsCpuBackend* b, uint32_t lane) { rs_stage_accumulate(&b->kp, lane); }
 
 /* ---- backend operations ---- */
 
@@ -304,7 +304,7 @@ static int cpu_generate(RsBackend* base, uint64_t first_path, uint32_t paths, Rs
     b->kp.rays = b->rays[0];
     b->kp.wave_first_path = first_path;
     b->kp.wave_paths = paths;
-    run_dense(b, generate_one, paths);
+    run_dense(b, generate_one, paths, RS_CPU_MIN_PIXELS_PER_WORKER);
     rs_cpu_deadray_reset(b, paths);
     return 0;
 }
@@ -368,7 +368,7 @@ static int cpu_connect(RsBackend* base, RsError* err)
 {
     (void)err;
     RsCpuBackend* b = cpu(base);
-    run_dense(b, connect_one, atomic_load(&b->shadow_count));
+    run_dense(b, connect_one, atomic_load(&b->shadow_count), RS_CPU_MIN_RAYS_PER_WORKER);
     return 0;
 }
 
@@ -385,7 +385,7 @@ static int cpu_accumulate(RsBackend* base, RsError* err)
 {
     (void)err;
     RsCpuBackend* b = cpu(base);
-    run_dense(b, accumulate_one, b->film_pixels);
+    run_dense(b, accumulate_one, rs_accumulate_count(&b->kp), RS_CPU_MIN_PIXELS_PER_WORKER);
     return 0;
 }
 

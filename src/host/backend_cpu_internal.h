@@ -16,6 +16,12 @@
 #define RS_CPU_BATCH 32u
 /* Roger et al.'s block size s for compact-block (reduction inside a block, then concatenation) */
 #define RS_CPU_COMPACT_BLOCK 256u
+/* Below twice these per worker, a stage runs on the calling thread alone (rs_pool_run_items):
+ * tracing a ray costs microseconds, a per-pixel or per-entry step far less, and waking the
+ * workers tens of microseconds. */
+#define RS_CPU_MIN_RAYS_PER_WORKER 64u
+#define RS_CPU_MIN_PIXELS_PER_WORKER 2048u
+#define RS_CPU_MIN_ENTRIES_PER_WORKER 8192u
 
 typedef struct RsCpuBackend {
     RsBackend base;

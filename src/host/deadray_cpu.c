@@ -79,19 +79,19 @@ static void count_stencil_task(void* ctx, uint32_t worker, uint32_t workers)
     t->b->worker_sums[worker] = (uint32_t)sum;
 }
 
-static uint32_t sum_workers(const RsCpuBackend* b)
+static uint32_t sum_workers(const RsCpuBackend* b, uint32_t workers)
 {
     uint32_t total = 0;
-    for (uint32_t w = 0; w < rs_pool_size(b->pool); ++w)
+    for (uint32_t w = 0; w < workers; ++w)
         total += b->worker_sums[w];
     return total;
 }
 
 /* Turns worker totals into exclusive offsets; returns the grand total. */
-static uint32_t scan_workers(RsCpuBackend* b)
+static uint32_t scan_workers(RsCpuBackend* b, uint32_t workers)
 {
     uint32_t running = 0;
-    for (uint32_t w = 0; w < rs_pool_size(b->pool); ++w) {
+    for (uint32_t w = 0; w < workers; ++w) {
         uint32_t count = b->worker_sums[w];
         b->worker_sums[w] = running;
         running += count;
@@ -127,9 +127,13 @@ static void scan_scatter_task(void* ctx, uint32_t worker, uint32_t workers)
 
 static uint32_t compact_scan(RsCpuBackend* b, CompactTask* t)
 {
-    rs_pool_run(b->pool, scan_local_task, t);
-    uint32_t total = scan_workers(b);
-    rs_pool_run(b->pool, scan_scatter_task, t);
+    /* both passes with the same workers: the scatter reads the local pass's per-worker sums */
+    uint32_t workers = rs_pool_run_items(b->pool, scan_local_task, t, t->n, RS_CPU_MIN_ENTRIES_PER_WORKER);
+    uint32_t total = scan_workers(b, workers);
+    if (workers == 1)
+        scan_scatter_task(t, 0, 1);
+    else
+        rs_pool_run(b->pool, scan_scatter_task, t);
     return total;
 }
 
@@ -167,7 +171,7 @@ static void block_concat_task(void* ctx, uint32_t worker, uint32_t workers)
 static uint32_t compact_block(RsCpuBackend* b, CompactTask* t)
 {
     t->blocks = (t->n + RS_CPU_COMPACT_BLOCK - 1) / RS_CPU_COMPACT_BLOCK;
-    rs_pool_run(b->pool, block_reduce_task, t);
+    rs_pool_run_items(b->pool, block_reduce_task, t, t->n, RS_CPU_MIN_ENTRIES_PER_WORKER);
     uint32_t running = 0; /* exclusive scan of the block counts, with the total at the end */
     for (uint32_t blk = 0; blk < t->blocks; ++blk) {
         uint32_t count = b->block_offsets[blk];
@@ -175,7 +179,7 @@ static uint32_t compact_block(RsCpuBackend* b, CompactTask* t)
         running += count;
     }
     b->block_offsets[t->blocks] = running;
-    rs_pool_run(b->pool, block_concat_task, t);
+    rs_pool_run_items(b->pool, block_concat_task, t, t->n, RS_CPU_MIN_ENTRIES_PER_WORKER);
     return running;
 }
 
@@ -209,7 +213,7 @@ static void warp_task(void* ctx, uint32_t worker, uint32_t workers)
 static uint32_t compact_warp(RsCpuBackend* b, CompactTask* t)
 {
     atomic_store(&b->out_cursor, 0);
-    rs_pool_run(b->pool, warp_task, t);
+    rs_pool_run_items(b->pool, warp_task, t, t->n, RS_CPU_MIN_ENTRIES_PER_WORKER);
     return atomic_load(&b->out_cursor);
 }
 
@@ -232,13 +236,13 @@ uint32_t rs_cpu_deadray_drop(RsCpuBackend* b)
     switch (b->base.config.deadray) {
     case RS_DEADRAY_FLAGS:
         t.n = b->kp.wave_paths;
-        rs_pool_run(b->pool, count_flags_task, &t);
-        return b->live = sum_workers(b);
+        return b->live = sum_workers(
+                   b, rs_pool_run_items(b->pool, count_flags_task, &t, t.n, RS_CPU_MIN_ENTRIES_PER_WORKER));
     case RS_DEADRAY_STENCIL:
     case RS_DEADRAY_PERSISTENT:
         t.n = (b->kp.wave_paths + RS_CPU_BATCH - 1) / RS_CPU_BATCH;
-        rs_pool_run(b->pool, count_stencil_task, &t);
-        return b->live = sum_workers(b);
+        return b->live = sum_workers(b, rs_pool_run_items(b->pool, count_stencil_task, &t, t.n,
+                                                          RS_CPU_MIN_ENTRIES_PER_WORKER / RS_CPU_BATCH));
     default:
         break;
     }
@@ -263,7 +267,7 @@ uint32_t rs_cpu_deadray_drop(RsCpuBackend* b)
     b->dense = 0;
     if (b->base.config.payload) {
         t.n = live;
-        rs_pool_run(b->pool, gather_task, &t);
+        rs_pool_run_items(b->pool, gather_task, &t, t.n, RS_CPU_MIN_RAYS_PER_WORKER);
         RsRayStateSoA swap = b->rays[0];
         b->rays[0] = b->rays[1];
         b->rays[1] = swap;

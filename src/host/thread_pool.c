@@ -129,6 +129,17 @@ void rs_pool_run(RsThreadPool* pool, RsPoolTask task, void* ctx)
     }
 }
 
+uint32_t rs_pool_run_items(RsThreadPool* pool, RsPoolTask task, void* ctx, uint64_t items,
+                           uint64_t min_items_per_worker)
+{
+    if (pool->size > 1 && items >= 2 * min_items_per_worker) {
+        rs_pool_run(pool, task, ctx);
+        return pool->size;
+    }
+    task(ctx, 0, 1);
+    return 1;
+}
+
 void rs_pool_share(uint64_t n, uint32_t worker, uint32_t workers, uint64_t* begin, uint64_t* end)
 {
     *begin = n * worker / workers;

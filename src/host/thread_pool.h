@@ -21,6 +21,13 @@ void rs_pool_destroy(RsThreadPool* pool);
 uint32_t rs_pool_size(const RsThreadPool* pool);
 void rs_pool_run(RsThreadPool* pool, RsPoolTask task, void* ctx);
 
+/* The same for a task over `items` items, except that a task too small to pay for waking the
+ * workers (fewer than 2 * min_items_per_worker items) runs on the calling thread alone, as
+ * worker 0 of 1. Waking them costs tens of microseconds; a wave of a few hundred paths (under
+ * --max-memory) is cheaper than that. Returns the number of workers that ran the task. */
+uint32_t rs_pool_run_items(RsThreadPool* pool, RsPoolTask task, void* ctx, uint64_t items,
+                           uint64_t min_items_per_worker);
+
 /* The contiguous share [*begin, *end) of n items that worker w of `workers` gets. */
 void rs_pool_share(uint64_t n, uint32_t worker, uint32_t workers, uint64_t* begin, uint64_t* end);
 

@@ -15,8 +15,10 @@ int main(void)
         f.kp.path_radiance[slot] = rs_float4((float)slot, 1.0f, 0.5f, 0.0f);
     for (uint32_t p = 0; p < pixels; ++p)
         f.kp.film[p] = rs_float4(100.0f, 0, 0, 3.0f); /* three samples from earlier waves */
-    for (uint32_t p = 0; p < pixels; ++p)
-        rs_stage_accumulate(&f.kp, p);
+    CHECK(rs_accumulate_count(&f.kp) == pixels, "a wave of %u paths touches every one of %u pixels", f.kp.wave_paths,
+          pixels);
+    for (uint32_t lane = 0; lane < rs_accumulate_count(&f.kp); ++lane)
+        rs_stage_accumulate(&f.kp, lane);
     for (uint32_t p = 0; p < pixels; ++p) {
         float sum = 100.0f;
         int count = 3;
@@ -30,6 +32,23 @@ int main(void)
         RsFloat4 v = f.kp.film[p];
         CHECK(v.x == sum && v.w == (float)count && v.y == (float)(count - 3) && v.z == 0.5f * (float)(count - 3),
               "pixel %u: (%g, %g, %g, %g), expected sum %g of %d samples", p, v.x, v.y, v.z, v.w, sum, count);
+    }
+
+    /* a wave smaller than the image (--max-memory): its calls touch its own pixels only */
+    f.kp.wave_first_path = 5ull * pixels + 29; /* indices 29, 30, 31, 0, 1 */
+    f.kp.wave_paths = 5;
+    for (uint32_t p = 0; p < pixels; ++p)
+        f.kp.film[p] = rs_float4(0, 0, 0, 0);
+    CHECK(rs_accumulate_count(&f.kp) == 5, "a 5-path wave needs %u calls, expected 5", rs_accumulate_count(&f.kp));
+    for (uint32_t lane = 0; lane < rs_accumulate_count(&f.kp); ++lane)
+        rs_stage_accumulate(&f.kp, lane);
+    for (uint32_t p = 0; p < pixels; ++p) {
+        uint32_t index = rs_index_of_pixel(p, f.kp.width, f.kp.height);
+        int in_wave = index >= 29 || index <= 1;
+        uint32_t slot = index >= 29 ? index - 29 : index + 3;
+        RsFloat4 v = f.kp.film[p];
+        CHECK(in_wave ? (v.w == 1.0f && v.x == (float)slot) : v.w == 0.0f,
+              "small wave, pixel %u (index %u): (%g, count %g)", p, index, v.x, v.w);
     }
     fixture_free(&f);
     return rs_test_finish("test_stage_accumulate");

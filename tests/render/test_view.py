@@ -11,6 +11,7 @@
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -55,6 +56,21 @@ with tempfile.TemporaryDirectory() as tmp:
     if r.returncode == 0:
         check_state(json.load(open(f"{tmp}/h.json")), "headless")
         check(nontrivial(f"{tmp}/h.png"), "headless screenshot is flat or black")
+
+    # the final summary: the run's average (frames over the time since the first frame, window and
+    # display included), not the last frames' smoothed work time, which overstated it once
+    # nothing was left to trace (--spp reached after the first frames)
+    common_loud = [a for a in common if a != "--quiet"]
+    start = time.monotonic()
+    r = subprocess.run([raystream, "view", cornell, "--headless", "--frames", "40", "--spp", "1"] + common_loud,
+                       capture_output=True, text=True, timeout=120, cwd=tmp)
+    wall = time.monotonic() - start
+    m = re.search(r"view: (\d+) frames in ([0-9.]+) s: ([0-9.]+) FPS", r.stderr)
+    check(m is not None, f"no summary line: {r.stderr!r}")
+    if m:
+        frames, seconds, fps = int(m.group(1)), float(m.group(2)), float(m.group(3))
+        check(frames == 40 and 0 < seconds <= wall, f"summary: {frames} frames in {seconds} s (wall {wall:.3f} s)")
+        check(abs(fps - frames / seconds) <= 0.05 * fps + 0.1, f"summary FPS {fps} is not {frames} / {seconds} s")
 
     # 3. screenshot == render
     r1 = subprocess.run([raystream, "view", cornell, "--headless", "--frames", "60", "--spp", "3",
