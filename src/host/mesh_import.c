@@ -249,23 +249,25 @@ static int take(Reader* r, void* out, size_t size)
 
 static float clamp01(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : (x == x ? x : 0.0f)); }
 
-/* The raystream material for the file's material named `name`, created on first use. */
 /* Emission as the scene format allows it: finite, >= 0 and <= RS_SCENE_MAX_MAGNITUDE. */
 static float emission_of(float x)
 {
     return x > 0.0f && x <= (float)RS_SCENE_MAX_MAGNITUDE ? x : 0.0f; /* NaN -> 0 too */
 }
 
-static int32_t file_material(RsScene* scene, const char* path, const char* name, const float* c, RsError* err)
+/* The raystream material for the file's material number `index`, named "file#index:name". The
+ * number makes it unique: two materials of a file may carry the same name, or names that only
+ * differ beyond what assimp keeps (1023 bytes) or the import stream sends (255). */
+static int32_t file_material(RsScene* scene, const char* path, uint32_t index, const char* name, const float* c,
+                             RsError* err)
 {
-    /* "file#name", whole: a name cut to a buffer could match another material */
-    size_t size = strlen(path) + strlen(name) + 2;
+    size_t size = strlen(path) + strlen(name) + 16;
     char* full = malloc(size);
     if (!full) {
         rs_error_set(err, "out of memory importing '%s'", path);
         return -1;
     }
-    snprintf(full, size, "%s#%s", path, name);
+    snprintf(full, size, "%s#%u:%s", path, index, name);
     int32_t material = rs_scene_find_material(scene, full);
     if (material < 0) {
         RsVec3 albedo = rs_vec3(clamp01(c[0]), clamp01(c[1]), clamp01(c[2]));
@@ -311,7 +313,7 @@ static int read_records(Reader* r, RsScene* scene, const char* path, const char*
             }
             materials = grown;
             materials[material_count] = material_override >= 0 ? material_override
-                                                                : file_material(scene, path, text, colours, err);
+                                                                : file_material(scene, path, material_count, text, colours, err);
             if (materials[material_count++] < 0) {
                 status = -1;
                 break;

@@ -223,9 +223,11 @@ static int check_length(const Reader* r, const char* path, const char* key, doub
     return 0;
 }
 
-/* The camera's frame must exist: eye != look_at, and up neither zero nor along the view. Tested
- * in double on the stored floats, so that the test itself cannot overflow or underflow. */
-static int check_camera_frame(const Reader* r, const RsCameraDesc* c)
+/* The camera's frame must exist: eye and look_at apart by a distance whose square is a normal
+ * float, up neither zero nor along the view. Tested in double on the stored floats, so that the
+ * test itself cannot overflow or underflow; up is then stored normalized, since a tiny up
+ * (1e-30) would underflow when the camera squares it in float. */
+static int check_camera_frame(const Reader* r, RsCameraDesc* c)
 {
     double view[3] = {(double)c->look_at.x - c->eye.x, (double)c->look_at.y - c->eye.y,
                       (double)c->look_at.z - c->eye.z};
@@ -234,6 +236,9 @@ static int check_camera_frame(const Reader* r, const RsCameraDesc* c)
     double up_len = sqrt(up[0] * up[0] + up[1] * up[1] + up[2] * up[2]);
     if (view_len == 0.0)
         return fail(r, "camera.look_at", "must differ from camera.eye");
+    if (view_len < RS_SCENE_MIN_LENGTH)
+        return fail(r, "camera.look_at", "is only %g away from camera.eye; it must be at least %g away", view_len,
+                    RS_SCENE_MIN_LENGTH);
     if (!(view_len <= RS_SCENE_MAX_MAGNITUDE))
         return fail(r, "camera.look_at", "is %g away from camera.eye; the view direction must be shorter than %g",
                     view_len, RS_SCENE_MAX_MAGNITUDE);
@@ -244,6 +249,7 @@ static int check_camera_frame(const Reader* r, const RsCameraDesc* c)
     double sine = sqrt(cross[0] * cross[0] + cross[1] * cross[1] + cross[2] * cross[2]) / (view_len * up_len);
     if (!(sine >= 1e-6))
         return fail(r, "camera.up", "must not be parallel to the viewing direction");
+    c->up = rs_vec3((float)(up[0] / up_len), (float)(up[1] / up_len), (float)(up[2] / up_len));
     return 0;
 }
 

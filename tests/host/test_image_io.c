@@ -1,9 +1,13 @@
 /* test_image_io.c - image files (host suite): PFM and HDR round-trip the linear values, PNG
  * holds the tone-mapped sRGB bytes, tone curves behave, unwritable paths fail early with a
- * message, and no temporary file is left behind. Host C11. */
+ * message, and no temporary file is left behind; a write that runs out of room (a file size
+ * limit, as a full disk) fails in every format and leaves no file, not even a truncated one.
+ * Host C11. */
 #define _POSIX_C_SOURCE 200809L
+#include <signal.h>
 #include <stb_image.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -159,6 +163,40 @@ static void test_errors(void)
     CHECK(rs_image_check_writable("out", &err) != 0 && strstr(err.message, "no file extension"), "%s", err.message);
 }
 
+/* Under RLIMIT_FSIZE (with SIGXFSZ ignored, as raystream's main does) writes past the limit fail
+ * with EFBIG, as they would with ENOSPC on a full disk. */
+static void test_full_disk(const char* dir)
+{
+    enum { BW = 256, BH = 256 };
+    float* rgb = malloc(sizeof(float) * BW * BH * 3);
+    uint8_t* rgba = malloc((size_t)BW * BH * 4);
+    for (int i = 0; i < BW * BH * 3; ++i)
+        rgb[i] = (float)((i * 7919) % 1000) / 997.0f; /* noise: no format compresses it below 4 KiB */
+    for (int i = 0; i < BW * BH * 4; ++i)
+        rgba[i] = (uint8_t)((i * 7919) >> 3);
+    struct rlimit old, small = {4096, 4096};
+    getrlimit(RLIMIT_FSIZE, &old);
+    signal(SIGXFSZ, SIG_IGN);
+    small.rlim_max = old.rlim_max;
+    CHECK(setrlimit(RLIMIT_FSIZE, &small) == 0, "setrlimit");
+    const char* names[] = {"full.png", "full.hdr", "full.pfm"};
+    for (int i = 0; i < 3; ++i) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        RsError err = {{0}};
+        int status = rs_image_write(path, BW, BH, rgb, rgba, &err);
+        CHECK(status != 0 && strstr(err.message, "cannot write") && strstr(err.message, "File too large"),
+              "%s past the file size limit: status %d, '%s'", names[i], status, err.message);
+        CHECK(access(path, F_OK) != 0, "%s exists after a failed write", path);
+    }
+    setrlimit(RLIMIT_FSIZE, &old);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "test -z \"$(ls '%s' | grep full)\"", dir);
+    CHECK(system(cmd) == 0, "temporary files of failed writes left in %s", dir);
+    free(rgb);
+    free(rgba);
+}
+
 int main(void)
 {
     char dir[] = "/tmp/raystream-image-XXXXXX";
@@ -167,6 +205,7 @@ int main(void)
     test_tonemap();
     test_display_stats();
     test_errors();
+    test_full_disk(dir);
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     (void)system(cmd);

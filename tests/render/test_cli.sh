@@ -28,6 +28,10 @@ fi
 "$rs" render --help | grep -q -- "--deadray" || fail "render --help"
 "$rs" help render | grep -q -- "--max-depth" || fail "help render"
 "$rs" info | grep -q "raystream" || fail "info"
+for c in render view; do # each option once, with the command's own meaning
+    n=$("$rs" $c --help | grep -c -- '^  --spp ')
+    [ "$n" -eq 1 ] || fail "$c --help lists --spp $n times"
+done
 "$rs" frobnicate 2>/dev/null; [ $? -eq 2 ] || fail "unknown command must exit 2"
 "$rs" render "$scenes/cornell.json" --bogus 2>/dev/null; [ $? -eq 2 ] || fail "unknown option must exit 2"
 "$rs" render "$scenes/cornell.json" --spp -3 2>"$tmp/e"; [ $? -eq 2 ] || fail "--spp -3 must exit 2"
