@@ -11,6 +11,7 @@
 #include "../host/image_io.h"
 #include "cli.h"
 #include "options.h"
+#include "view_window.h"
 
 #define RS_MAX_OUTPUTS 8
 
@@ -27,5 +28,16 @@ typedef struct RsRenderArgs {
 } RsRenderArgs;
 
 int rs_render_parse_args(int argc, char** argv, RsRenderArgs* a);
+void rs_render_usage(FILE* f);
+
+typedef struct RsViewArgs {
+    RsCommonOptions opt;
+    RsViewScript script;
+    const char* scene_path;
+    int headless;
+} RsViewArgs;
+
+int rs_view_parse_args(int argc, char** argv, RsViewArgs* a);
+void rs_view_usage(FILE* f);
 
 #endif /* RS_APP_COMMAND_ARGS_H */

@@ -114,7 +114,7 @@ static int key_of_event(const SDL_KeyboardEvent* k)
 /* Pushes the scripted keys as SDL key-down events. */
 static void inject_keys(const char* list)
 {
-    char buf[512];
+    char buf[RS_VIEW_KEYS_MAX];
     snprintf(buf, sizeof buf, "%s", list);
     for (char* tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
         int code = rs_view_key_code(tok);

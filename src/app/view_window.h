@@ -5,6 +5,9 @@
 
 #include "view_core.h"
 
+/* The longest --keys list, with its NUL. */
+#define RS_VIEW_KEYS_MAX 512
+
 typedef struct RsViewScript {
     uint64_t frames;        /* 0: run until the user quits */
     const char* keys;       /* keys to inject, comma-separated ("3,m,i,tab,esc,B") */
