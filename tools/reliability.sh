@@ -2,12 +2,13 @@
 # reliability.sh - the checks that need special builds (issue: never crash, never lose a render):
 #   1. every test suite again in a build with AddressSanitizer + UndefinedBehaviorSanitizer
 #      (leaks included, third-party leaks suppressed by tests/lsan.supp);
-#   2. the scene-loader fuzzer (libFuzzer, clang) for FUZZ_SECONDS (default 60) from
-#      tests/fuzz/corpus; a crash, leak, timeout or UB report fails, and the input is printed so
-#      it can go into tests/fuzz/regressions/;
+#   2. the fuzzers (libFuzzer, clang) for FUZZ_SECONDS in all (default 60): the scene loader,
+#      the checkpoint reader and the command line, each from tests/fuzz/NAME/corpus and
+#      .../regressions; a crash, leak, timeout or UB report fails, and the input is printed so
+#      it can go into tests/fuzz/NAME/regressions/;
 #   3. valgrind memcheck over a small render of a scene with a mesh.
-# Prints "N passed, N failed" last (the suite's tests count one each, fuzz and valgrind one
-# each) and exits non-zero on any failure. Needs clang, libclang-rt-14-dev and valgrind
+# Prints "N passed, N failed" last (the suite's tests count one each, each fuzzer and valgrind
+# one each) and exits non-zero on any failure. Needs clang, libclang-rt-14-dev and valgrind
 # (tools/setup.sh installs them).
 set -u
 cd "$(dirname "$0")/.."
@@ -43,25 +44,32 @@ else
     step 1 "ASan configure"
 fi
 
-# 2. fuzzing the scene loader
-echo "== fuzzing the scene loader for ${FUZZ_SECONDS:-60} s"
+# 2. fuzzing: the scene loader (two thirds of the time), the checkpoint reader and the command
+# line (a sixth each), each from its corpus and past findings
+total=${FUZZ_SECONDS:-60}
+echo "== fuzzing for $total s: scene loader, checkpoint reader, command line"
 if [ -f build-fuzz/build.ninja ] || CC=clang CXX=clang++ meson setup build-fuzz -Dcuda=disabled -Dviewer=disabled \
         -Dfuzzing=true -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debugoptimized \
         -Dc_args=-fsanitize=fuzzer-no-link > /dev/null; then
-    if ninja -C build-fuzz tests/fuzz_scene > build-fuzz.log 2>&1; then
-        work=$(mktemp -d)
-        cp tests/fuzz/corpus/* tests/fuzz/regressions/* "$work/" 2>/dev/null
-        mkdir -p "$work/findings"
-        build-fuzz/tests/fuzz_scene -max_total_time="${FUZZ_SECONDS:-60}" -timeout=10 -rss_limit_mb=2048 \
-            -artifact_prefix="$work/findings/" -print_final_stats=1 "$work" > fuzz.log 2>&1
-        status=$?
-        grep -E "stat::number_of_executed_units|DONE" fuzz.log | tail -2
-        if [ $status -ne 0 ]; then
-            grep -E "ERROR|SUMMARY" fuzz.log | head -5
-            for f in "$work"/findings/*; do [ -f "$f" ] && { echo "finding $f (base64):"; base64 "$f"; }; done
-        fi
-        step $status "fuzzing found a crash, leak, timeout or UB (see above)"
-        rm -rf "$work"
+    if ninja -C build-fuzz tests/fuzz_scene tests/fuzz_checkpoint tests/fuzz_cli > build-fuzz.log 2>&1; then
+        for harness in scene checkpoint cli; do
+            [ "$harness" = scene ] && seconds=$((total * 2 / 3)) || seconds=$((total / 6))
+            [ $seconds -ge 1 ] || seconds=1
+            work=$(mktemp -d)
+            cp tests/fuzz/$harness/corpus/* "$work/" 2>/dev/null
+            cp tests/fuzz/$harness/regressions/* "$work/" 2>/dev/null
+            mkdir -p "$work/findings"
+            build-fuzz/tests/fuzz_$harness -max_total_time=$seconds -timeout=10 -rss_limit_mb=2048 \
+                -artifact_prefix="$work/findings/" -print_final_stats=1 "$work" > fuzz-$harness.log 2>&1
+            status=$?
+            echo "fuzz_$harness ($seconds s): $(grep -E "stat::number_of_executed_units" fuzz-$harness.log | tail -1)"
+            if [ $status -ne 0 ]; then
+                grep -E "ERROR|SUMMARY" fuzz-$harness.log | head -5
+                for f in "$work"/findings/*; do [ -f "$f" ] && { echo "finding $f (base64):"; base64 "$f"; }; done
+            fi
+            step $status "fuzz_$harness found a crash, leak, timeout or UB (see above)"
+            rm -rf "$work"
+        done
     else
         tail -20 build-fuzz.log
         step 1 "fuzzer build"

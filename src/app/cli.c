@@ -10,6 +10,12 @@
 
 #include "../host/message_text.h"
 
+static FILE* messages;
+
+void rs_cli_set_messages(FILE* f) { messages = f; }
+
+FILE* rs_cli_messages(void) { return messages ? messages : stderr; }
+
 /* "raystream: " + the message, escaped and shortened like every RsError (message_text.h):
  * messages quote arguments and scene names, which may hold terminal escape sequences. */
 static void print_message(const char* prefix, const char* fmt, va_list ap)
@@ -21,7 +27,7 @@ static void print_message(const char* prefix, const char* fmt, va_list ap)
     if ((size_t)len >= sizeof text)
         len = (int)sizeof text - 1;
     rs_message_text(shown, sizeof shown, text, (size_t)len);
-    fprintf(stderr, "raystream: %s%s\n", prefix, shown);
+    fprintf(rs_cli_messages(), "raystream: %s%s\n", prefix, shown);
 }
 
 void rs_cli_error(const char* fmt, ...)

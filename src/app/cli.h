@@ -7,6 +7,7 @@
 #define RS_APP_CLI_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #define RS_EXIT_OK 0
 #define RS_EXIT_FAILURE 1
@@ -36,6 +37,10 @@ const char* rs_cli_value(int argc, char** argv, int* i, const char* name, const 
  * characters escaped (message_text.h): errors, warnings, and notes about user files (what was
  * written, resumed, saved). Progress lines, which hold only numbers, print directly. */
 void rs_cli_error(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Where those lines go: stderr unless set (the command-line fuzzer sends them to /dev/null,
+ * keeping stderr for its own reports). */
+void rs_cli_set_messages(FILE* f);
+FILE* rs_cli_messages(void);
 void rs_cli_warning(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 void rs_cli_note(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -101,7 +101,7 @@ int rs_render_parse_args(int argc, char** argv, RsRenderArgs* a)
         }
     }
     if (!a->scene_path) {
-        rs_render_usage(stderr);
+        rs_render_usage(rs_cli_messages());
         return -1;
     }
     if (a->output_count == 0) {

@@ -112,7 +112,7 @@ int rs_view_parse_args(int argc, char** argv, RsViewArgs* a)
         }
     }
     if (!a->scene_path) {
-        rs_view_usage(stderr);
+        rs_view_usage(rs_cli_messages());
         return -1;
     }
     if (a->headless && !a->script.frames) {

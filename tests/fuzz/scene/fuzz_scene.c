@@ -5,8 +5,8 @@
  * The mesh bytes are written as mesh.obj, mesh.ply and mesh.gltf beside the scene, so whichever
  * of them the JSON names exists. The harness loads and frees the scene; the sanitizers (ASan,
  * UBSan, LeakSanitizer) and libFuzzer's timeout turn any crash, leak, undefined behaviour or
- * hang into a finding. The same function runs in the unit suite over the seed corpus and every
- * input that ever failed (replay_main.c), without libFuzzer.
+ * hang into a finding. The same function runs in the unit suite over the corpus (corpus/) and
+ * every input that ever failed (regressions/) through ../replay_main.c, without libFuzzer.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../src/host/scene_json.h"
+#include "../../../src/host/scene_json.h"
 
 static char dir[64];
 
