@@ -1,17 +1,20 @@
-/* kernel_accumulate.cu - thin wrapper: pixel -> rs_stage_accumulate (the wave's paths of this
- * pixel, in sample order). nvcc. */
+/* kernel_accumulate.cu - thin wrapper: one thread per pixel the wave touches ->
+ * rs_stage_accumulate (that pixel's paths of the wave, in sample order). nvcc. */
 #include "../src/kernel/stage_accumulate.h"
 #include "kernels.cuh"
 
 __global__ void rs_kernel_accumulate(RsKernelParams kp)
 {
-    uint32_t pixel = blockIdx.x * blockDim.x + threadIdx.x;
-    if (pixel < kp.width * kp.height)
-        rs_stage_accumulate(&kp, pixel);
+    uint32_t lane = blockIdx.x * blockDim.x + threadIdx.x;
+    if (lane < rs_accumulate_count(&kp))
+        rs_stage_accumulate(&kp, lane);
 }
 
 cudaError_t rs_launch_accumulate(const RsKernelParams& kp, cudaStream_t stream)
 {
-    rs_kernel_accumulate<<<rs_blocks_for((unsigned long long)kp.width * kp.height, RS_BLOCK), RS_BLOCK, 0, stream>>>(kp);
+    uint32_t count = rs_accumulate_count(&kp);
+    if (count == 0)
+        return cudaSuccess;
+    rs_kernel_accumulate<<<rs_blocks_for(count, RS_BLOCK), RS_BLOCK, 0, stream>>>(kp);
     return cudaGetLastError();
 }
