@@ -19,7 +19,7 @@ static int describe_scene(const char* path, const RsAccelOptions* base)
     RsError err = {{0}};
     RsAccelOptions opt = *base;
     if (rs_scene_load_json(path, &opt, &scene, &err)) {
-        fprintf(stderr, "raystream: %s\n", err.message);
+        rs_cli_error("%s", err.message);
         return RS_EXIT_FAILURE;
     }
     printf("\n%s: %zu primitives, %u materials, %u lights\n", path, scene.prims.count,
