@@ -145,19 +145,23 @@ static int check_destinations(const RsRenderArgs* a)
         rs_cli_error("%s", err.message);
         return -1;
     }
-    for (int i = 0; i < a->output_count; ++i)
+    for (int i = 0; i < a->output_count; ++i) {
+        char partial[RS_PATH_BYTES];
+        partial_name(a->outputs[i], partial, sizeof partial);
         rs_file_remove_stale_temps(a->outputs[i]);
+        rs_file_remove_stale_temps(partial);
+    }
     if (a->checkpoint)
         rs_file_remove_stale_temps(a->checkpoint);
     return 0;
 }
 
-/* Says how far an interrupted or failed render got. */
-static void report_stop(uint64_t done_paths, uint64_t pixels, uint32_t spp)
+/* Says how far an interrupted (or failed) render got. */
+static void report_stop(const char* what, uint64_t done_paths, uint64_t pixels, uint32_t spp)
 {
     uint64_t passes = done_paths / pixels, rest = done_paths % pixels;
     if (rest == 0)
-        rs_cli_note("interrupted after %llu of %u samples per pixel", (unsigned long long)passes, spp);
+        rs_cli_note("%s after %llu of %u samples per pixel", what, (unsigned long long)passes, spp);
     else
         rs_cli_note("stopped in sample pass %llu of %u: %.1f%% of its paths were traced, so pixels hold %llu or "
                     "%llu samples",
@@ -267,7 +271,7 @@ int rs_cmd_render(int argc, char** argv)
         /* an error or an interrupt: keep everything that was traced */
         if (traced < 0)
             rs_cli_error("%s", err.message);
-        report_stop(done_paths, pixels, rd.spp);
+        report_stop(traced < 0 ? "failed" : "interrupted", done_paths, pixels, rd.spp);
         if (a.checkpoint && done_paths > first && save_checkpoint(backend, a.checkpoint, &ck, done_paths) == 0)
             rs_cli_note("saved %s; continue with --resume %s", a.checkpoint, a.checkpoint);
         if (done_paths > 0)
