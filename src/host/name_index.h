@@ -14,7 +14,8 @@
 #include "error.h"
 
 typedef struct RsNameIndex {
-    uint32_t* slots; /* position + 1; 0 = empty */
+    uint32_t* slots;   /* position + 1; 0 = empty */
+    uint32_t* tags;    /* the upper half of each slot's name hash: most mismatches need no strcmp */
     size_t slot_count; /* a power of two, or 0 */
     size_t used;
 } RsNameIndex;
