@@ -249,18 +249,27 @@ static int take(Reader* r, void* out, size_t size)
 
 static float clamp01(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : (x == x ? x : 0.0f)); }
 
-/* Emission as the scene format allows it: finite, >= 0 and <= RS_SCENE_MAX_MAGNITUDE. */
+/* Emission as the scene format allows it: >= 0 (negative values mean none) and within
+ * RS_SCENE_MAX_MAGNITUDE; -1 for NaN, infinity or beyond, which the caller reports. */
 static float emission_of(float x)
 {
-    return x > 0.0f && x <= (float)RS_SCENE_MAX_MAGNITUDE ? x : 0.0f; /* NaN -> 0 too */
+    if (!(x <= (float)RS_SCENE_MAX_MAGNITUDE)) /* NaN too */
+        return -1.0f;
+    return x > 0.0f ? x : 0.0f;
 }
 
 /* The raystream material for the file's material number `index`, named "file#index:name". The
  * number makes it unique: two materials of a file may carry the same name, or names that only
  * differ beyond what assimp keeps (1023 bytes) or the import stream sends (255). */
-static int32_t file_material(RsScene* scene, const char* path, uint32_t index, const char* name, const float* c,
-                             RsError* err)
+static int32_t file_material(RsScene* scene, const char* path, const char* where, uint32_t index,
+                             const char* name, const float* c, RsError* err)
 {
+    RsVec3 emission = rs_vec3(emission_of(c[3]), emission_of(c[4]), emission_of(c[5]));
+    if (emission.x < 0.0f || emission.y < 0.0f || emission.z < 0.0f) {
+        rs_error_set(err, "%s: '%s': material '%s' has an emission [%g, %g, %g] that is not a finite number within %g",
+                     where, path, name, c[3], c[4], c[5], RS_SCENE_MAX_MAGNITUDE);
+        return -1;
+    }
     size_t size = strlen(path) + strlen(name) + 16;
     char* full = malloc(size);
     if (!full) {
@@ -271,7 +280,6 @@ static int32_t file_material(RsScene* scene, const char* path, uint32_t index, c
     int32_t material = rs_scene_find_material(scene, full);
     if (material < 0) {
         RsVec3 albedo = rs_vec3(clamp01(c[0]), clamp01(c[1]), clamp01(c[2]));
-        RsVec3 emission = rs_vec3(emission_of(c[3]), emission_of(c[4]), emission_of(c[5]));
         material = rs_scene_add_material(scene, full, rs_material_make(RS_MAT_DIFFUSE, albedo, emission, 1.0f, 0), err);
     }
     free(full);
@@ -313,7 +321,7 @@ static int read_records(Reader* r, RsScene* scene, const char* path, const char*
             }
             materials = grown;
             materials[material_count] = material_override >= 0 ? material_override
-                                                                : file_material(scene, path, material_count, text, colours, err);
+                                                                : file_material(scene, path, where, material_count, text, colours, err);
             if (materials[material_count++] < 0) {
                 status = -1;
                 break;

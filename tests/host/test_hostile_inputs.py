@@ -6,7 +6,8 @@ names the problem; none may hang, eat memory, bind a name to the wrong thing, or
 control characters. Classes:
   - files that are not regular files: FIFOs, devices, directories (as the scene, as a mesh,
     and named inside a mesh: mtllib, glTF buffers), and a scene file over the size limit;
-  - PLY headers that declare more elements than the file holds;
+  - PLY headers that declare more elements than the file holds; mesh vertices and emissions
+    beyond the scene format's limits;
   - paths too long to resolve, and names and paths holding \\u0000;
   - terminal escape sequences, C1 controls and invalid UTF-8 in names and arguments;
   - a long path in an error message keeps the reason;
@@ -157,6 +158,18 @@ with tempfile.TemporaryDirectory() as tmp:
     check(err.rstrip().endswith("No such file or directory") or err.rstrip().endswith("File name too long"),
           f"long path: the reason was cut off: {err[-120:]!r}")
     check(" [...] " in err and len(err) < 1200, f"long path: not shortened in the middle ({len(err)} chars)")
+
+    # --- a mesh's own numbers follow the scene's limits ---
+    with open(t("hot.mtl"), "w") as f:
+        f.write("newmtl hot\nKd 0.5 0.5 0.5\nKe 1e30 0 0\n")
+    with open(t("hot.obj"), "w") as f:
+        f.write("mtllib hot.mtl\nusemtl hot\nv -1 -1 0\nv 1 -1 0\nv 0 1 0\nf 1 2 3\n")
+    expect("mesh emission 1e30", render(write_scene("hot.json", scene_with([{"type": "mesh", "file": "hot.obj"}])),
+                                        out), 1, ["material 'hot' has an emission [1e+30, 0, 0]"])
+    with open(t("far.obj"), "w") as f:
+        f.write("v -1 -1 0\nv 1e30 -1 0\nv 0 1 0\nf 1 2 3\n")
+    expect("mesh vertex 1e30", render(write_scene("far.json", scene_with([mesh("far.obj")])), out), 1,
+           ["has a vertex (transformed: [1e+30, -1, 0]) that is not a finite number within +-1e+18"])
 
     # --- mesh material names that differ late are different materials ---
     prefix = "m" * 600  # past what the import stream sends (255), within what assimp keeps (1023)
