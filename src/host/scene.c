@@ -43,14 +43,6 @@ void rs_scene_free(RsScene* scene)
     memset(scene, 0, sizeof *scene);
 }
 
-RsMaterial rs_material_make(uint32_t type, RsVec3 albedo, RsVec3 emission, float ior, int two_sided)
-{
-    RsMaterial m;
-    m.a = rs_pack(albedo, rs_uint_as_float(type | (two_sided ? RS_MAT_TWO_SIDED : 0u)));
-    m.b = rs_pack(emission, ior);
-    return m;
-}
-
 int32_t rs_scene_find_material(const RsScene* scene, const char* name)
 {
     return rs_name_index_find(&scene->material_index, scene->material_names.data, name);

@@ -15,6 +15,7 @@
 #include "accel_build.h"
 #include "array.h"
 #include "error.h"
+#include "material.h"
 #include "name_index.h"
 
 typedef struct RsCameraDesc {
@@ -59,7 +60,6 @@ typedef struct RsScene {
 void rs_scene_init(RsScene* scene);
 void rs_scene_free(RsScene* scene);
 
-RsMaterial rs_material_make(uint32_t type, RsVec3 albedo, RsVec3 emission, float ior, int two_sided);
 /* Returns the new material's index, or -1 (duplicate name, out of memory). */
 int32_t rs_scene_add_material(RsScene* scene, const char* name, RsMaterial m, RsError* err);
 int32_t rs_scene_find_material(const RsScene* scene, const char* name);

@@ -20,239 +20,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_reader.h"
+#include "json_material.h"
 #include "mesh_import.h"
 #include "safe_file.h"
 #include "transform.h"
 
-#define RS_PATH_MAX 256  /* JSON paths in messages, e.g. shapes[12].transform.rotate[0] */
 #define RS_FILE_PATH_MAX 4096 /* resolved mesh paths */
-
-typedef struct Reader {
-    const char* file;
-    char* dir; /* directory of the scene file, for relative mesh paths */
-    RsScene* scene;
-    RsError* err;
-} Reader;
-
-static int fail(const Reader* r, const char* path, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(const Reader* r, const char* path, const char* fmt, ...)
-{
-    /* formatted whole (it may quote a long name), then shortened by rs_error_set if need be */
-    char small[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    int len = vsnprintf(small, sizeof small, fmt, ap);
-    va_end(ap);
-    char* msg = small;
-    if (len >= (int)sizeof small && (msg = malloc((size_t)len + 1)) != NULL) {
-        va_start(ap, fmt);
-        vsnprintf(msg, (size_t)len + 1, fmt, ap);
-        va_end(ap);
-    }
-    rs_error_set(r->err, "%s: %s: %s", r->file, path[0] ? path : "(top level)", msg ? msg : small);
-    if (msg != small)
-        free(msg);
-    return -1;
-}
-
-/* JSON paths for messages, built for every value read (so without printf, which made a tenth of
- * the load time of a million-material scene); cut at RS_PATH_MAX - 1 bytes. */
-static size_t append(char* out, size_t at, const char* text, size_t len)
-{
-    size_t n = at + len < RS_PATH_MAX - 1 ? len : RS_PATH_MAX - 1 - at;
-    memcpy(out + at, text, n);
-    out[at + n] = '\0';
-    return at + n;
-}
-
-static void join_key(char* out, const char* path, const char* key)
-{
-    size_t at = append(out, 0, path, strlen(path));
-    if (path[0])
-        at = append(out, at, ".", 1);
-    append(out, at, key, strlen(key));
-}
-
-static void join_index(char* out, const char* path, int index)
-{
-    char digits[16];
-    size_t n = sizeof digits;
-    unsigned v = (unsigned)index;
-    do
-        digits[--n] = (char)('0' + v % 10);
-    while ((v /= 10) != 0);
-    size_t at = append(out, 0, path, strlen(path));
-    at = append(out, at, "[", 1);
-    at = append(out, at, digits + n, sizeof digits - n);
-    append(out, at, "]", 1);
-}
-
-/* ---- generic typed getters: each checks presence, type, finiteness ---- */
-
-static int expect_object(const Reader* r, const cJSON* node, const char* path)
-{
-    return cJSON_IsObject(node) ? 0 : fail(r, path, "must be an object");
-}
-
-/* Unknown or repeated keys are errors: a typo must not silently fall back to a default. */
-static int check_keys(const Reader* r, const cJSON* obj, const char* path, const char* const* allowed)
-{
-    for (const cJSON* item = obj->child; item; item = item->next) {
-        char where[RS_PATH_MAX];
-        join_key(where, path, item->string);
-        for (const cJSON* prev = obj->child; prev != item; prev = prev->next)
-            if (strcmp(prev->string, item->string) == 0)
-                return fail(r, where, "duplicate key");
-        int known = 0;
-        for (const char* const* k = allowed; *k; ++k)
-            known |= strcmp(*k, item->string) == 0;
-        if (!known) {
-            char expected[512] = "";
-            for (const char* const* k = allowed; *k; ++k) {
-                strncat(expected, *k, sizeof expected - strlen(expected) - 1);
-                if (k[1])
-                    strncat(expected, ", ", sizeof expected - strlen(expected) - 1);
-            }
-            return fail(r, where, "unknown key (expected one of: %s)", expected);
-        }
-    }
-    return 0;
-}
-
-/* Returns the member or NULL; a missing required key is an error (*status = -1). */
-static const cJSON* member(const Reader* r, const cJSON* obj, const char* path, const char* key, int required,
-                           int* status)
-{
-    const cJSON* item = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!item && required)
-        *status = fail(r, path, "missing required key '%s'", key);
-    return item;
-}
-
-/* Every number of a scene goes through here: finite, and within RS_SCENE_MAX_MAGNITUDE. */
-static int read_number(const Reader* r, const cJSON* item, const char* path, double* out)
-{
-    if (!cJSON_IsNumber(item))
-        return fail(r, path, "must be a number");
-    double v = item->valuedouble;
-    if (!isfinite(v))
-        return fail(r, path, "must be a finite number");
-    if (fabs(v) > RS_SCENE_MAX_MAGNITUDE)
-        return fail(r, path, "must be between %g and %g (got %g): scene numbers are 32-bit floats whose products must "
-                    "stay finite", -RS_SCENE_MAX_MAGNITUDE, RS_SCENE_MAX_MAGNITUDE, v);
-    *out = v;
-    return 0;
-}
-
-static int get_number(const Reader* r, const cJSON* obj, const char* path, const char* key, int required,
-                      double* out)
-{
-    int status = 0;
-    const cJSON* item = member(r, obj, path, key, required, &status);
-    if (!item)
-        return status;
-    char where[RS_PATH_MAX];
-    join_key(where, path, key);
-    return read_number(r, item, where, out);
-}
-
-static int get_vec3(const Reader* r, const cJSON* obj, const char* path, const char* key, int required,
-                    RsVec3* out)
-{
-    int status = 0;
-    const cJSON* item = member(r, obj, path, key, required, &status);
-    if (!item)
-        return status;
-    char where[RS_PATH_MAX];
-    join_key(where, path, key);
-    if (!cJSON_IsArray(item) || cJSON_GetArraySize(item) != 3)
-        return fail(r, where, "must be an array of 3 numbers");
-    double v[3];
-    for (int i = 0; i < 3; ++i) {
-        char elem[RS_PATH_MAX];
-        join_index(elem, where, i);
-        if (read_number(r, cJSON_GetArrayItem(item, i), elem, &v[i]))
-            return -1;
-    }
-    *out = rs_vec3((float)v[0], (float)v[1], (float)v[2]);
-    return 0;
-}
-
-static int get_uint(const Reader* r, const cJSON* obj, const char* path, const char* key, int required,
-                    double lo, double hi, uint32_t* out)
-{
-    double v = 0.0;
-    int status = 0;
-    if (!member(r, obj, path, key, required, &status))
-        return status;
-    if (get_number(r, obj, path, key, required, &v))
-        return -1;
-    char where[RS_PATH_MAX];
-    join_key(where, path, key);
-    if (v != floor(v))
-        return fail(r, where, "must be an integer (got %g)", v);
-    if (v < lo || v > hi)
-        return fail(r, where, "must be in [%.0f, %.0f] (got %.0f)", lo, hi, v);
-    *out = (uint32_t)v;
-    return 0;
-}
-
-static int get_string(const Reader* r, const cJSON* obj, const char* path, const char* key, int required,
-                      const char** out)
-{
-    int status = 0;
-    const cJSON* item = member(r, obj, path, key, required, &status);
-    if (!item)
-        return status;
-    char where[RS_PATH_MAX];
-    join_key(where, path, key);
-    if (!cJSON_IsString(item))
-        return fail(r, where, "must be a string");
-    *out = item->valuestring;
-    return 0;
-}
-
-static int get_bool(const Reader* r, const cJSON* obj, const char* path, const char* key, int* out)
-{
-    const cJSON* item = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!item)
-        return 0;
-    char where[RS_PATH_MAX];
-    join_key(where, path, key);
-    if (!cJSON_IsBool(item))
-        return fail(r, where, "must be true or false");
-    *out = cJSON_IsTrue(item);
-    return 0;
-}
-
-static int check_colour_range(const Reader* r, const char* path, const char* key, RsVec3 c, float max)
-{
-    char where[RS_PATH_MAX];
-    join_key(where, path, key);
-    if (c.x < 0.0f || c.y < 0.0f || c.z < 0.0f)
-        return fail(r, where, "components must be >= 0 (got [%g, %g, %g])", c.x, c.y, c.z);
-    if (c.x > max || c.y > max || c.z > max)
-        return fail(r, where, "components must be <= %g (got [%g, %g, %g])", max, c.x, c.y, c.z);
-    return 0;
-}
-
-/* A length that must be positive: in [RS_SCENE_MIN_LENGTH, RS_SCENE_MAX_MAGNITUDE]. */
-static int check_length(const Reader* r, const char* path, const char* key, double v)
-{
-    char where[RS_PATH_MAX];
-    join_key(where, path, key);
-    if (!(v > 0.0))
-        return fail(r, where, "must be > 0 (got %g)", v);
-    if (v < RS_SCENE_MIN_LENGTH)
-        return fail(r, where, "must be at least %g (got %g)", RS_SCENE_MIN_LENGTH, v);
-    return 0;
-}
 
 /* The camera's frame must exist: eye and look_at apart by a distance whose square is a normal
  * float, up neither zero nor along the view. Tested in double on the stored floats, so that the
  * test itself cannot overflow or underflow; up is then stored normalized, since a tiny up
  * (1e-30) would underflow when the camera squares it in float. */
-static int check_camera_frame(const Reader* r, RsCameraDesc* c)
+static int check_camera_frame(const RsJsonReader* r, RsCameraDesc* c)
 {
     double view[3] = {(double)c->look_at.x - c->eye.x, (double)c->look_at.y - c->eye.y,
                       (double)c->look_at.z - c->eye.z};
@@ -260,47 +40,47 @@ static int check_camera_frame(const Reader* r, RsCameraDesc* c)
     double view_len = sqrt(view[0] * view[0] + view[1] * view[1] + view[2] * view[2]);
     double up_len = sqrt(up[0] * up[0] + up[1] * up[1] + up[2] * up[2]);
     if (view_len == 0.0)
-        return fail(r, "camera.look_at", "must differ from camera.eye");
+        return rs_json_fail(r, "camera.look_at", "must differ from camera.eye");
     if (view_len < RS_SCENE_MIN_LENGTH)
-        return fail(r, "camera.look_at", "is only %g away from camera.eye; it must be at least %g away", view_len,
+        return rs_json_fail(r, "camera.look_at", "is only %g away from camera.eye; it must be at least %g away", view_len,
                     RS_SCENE_MIN_LENGTH);
     if (!(view_len <= RS_SCENE_MAX_MAGNITUDE))
-        return fail(r, "camera.look_at", "is %g away from camera.eye; the view direction must be shorter than %g",
+        return rs_json_fail(r, "camera.look_at", "is %g away from camera.eye; the view direction must be shorter than %g",
                     view_len, RS_SCENE_MAX_MAGNITUDE);
     if (up_len == 0.0)
-        return fail(r, "camera.up", "must not be the zero vector");
+        return rs_json_fail(r, "camera.up", "must not be the zero vector");
     double cross[3] = {view[1] * up[2] - view[2] * up[1], view[2] * up[0] - view[0] * up[2],
                        view[0] * up[1] - view[1] * up[0]};
     double sine = sqrt(cross[0] * cross[0] + cross[1] * cross[1] + cross[2] * cross[2]) / (view_len * up_len);
     if (!(sine >= 1e-6))
-        return fail(r, "camera.up", "must not be parallel to the viewing direction");
+        return rs_json_fail(r, "camera.up", "must not be parallel to the viewing direction");
     c->up = rs_vec3((float)(up[0] / up_len), (float)(up[1] / up_len), (float)(up[2] / up_len));
     return 0;
 }
 
 /* ---- sections ---- */
 
-static int read_camera(const Reader* r, const cJSON* cam)
+static int read_camera(const RsJsonReader* r, const cJSON* cam)
 {
     static const char* const keys[] = {"eye", "look_at", "up", "fov", "resolution", "aperture_radius",
                                        "focus_distance", NULL};
     const char* path = "camera";
     RsCameraDesc* c = &r->scene->camera;
     RsRenderDesc* rd = &r->scene->render;
-    if (expect_object(r, cam, path) || check_keys(r, cam, path, keys))
+    if (rs_json_expect_object(r, cam, path) || rs_json_check_keys(r, cam, path, keys))
         return -1;
     double fov = c->fov_degrees, aperture = 0.0, focus = 0.0;
-    if (get_vec3(r, cam, path, "eye", 1, &c->eye) || get_vec3(r, cam, path, "look_at", 1, &c->look_at) ||
-        get_vec3(r, cam, path, "up", 0, &c->up) || get_number(r, cam, path, "fov", 0, &fov) ||
-        get_number(r, cam, path, "aperture_radius", 0, &aperture) ||
-        get_number(r, cam, path, "focus_distance", 0, &focus))
+    if (rs_json_get_vec3(r, cam, path, "eye", 1, &c->eye) || rs_json_get_vec3(r, cam, path, "look_at", 1, &c->look_at) ||
+        rs_json_get_vec3(r, cam, path, "up", 0, &c->up) || rs_json_get_number(r, cam, path, "fov", 0, &fov) ||
+        rs_json_get_number(r, cam, path, "aperture_radius", 0, &aperture) ||
+        rs_json_get_number(r, cam, path, "focus_distance", 0, &focus))
         return -1;
     if (!(fov > 0.0 && fov < 180.0))
-        return fail(r, "camera.fov", "must be in (0, 180) degrees (got %g)", fov);
+        return rs_json_fail(r, "camera.fov", "must be in (0, 180) degrees (got %g)", fov);
     if (aperture < 0.0)
-        return fail(r, "camera.aperture_radius", "must be >= 0 (got %g)", aperture);
+        return rs_json_fail(r, "camera.aperture_radius", "must be >= 0 (got %g)", aperture);
     if (focus < 0.0)
-        return fail(r, "camera.focus_distance", "must be >= 0 (got %g; 0 means the distance to look_at)", focus);
+        return rs_json_fail(r, "camera.focus_distance", "must be >= 0 (got %g; 0 means the distance to look_at)", focus);
     if (check_camera_frame(r, c))
         return -1;
     c->fov_degrees = (float)fov;
@@ -310,17 +90,17 @@ static int read_camera(const Reader* r, const cJSON* cam)
     const cJSON* res = cJSON_GetObjectItemCaseSensitive(cam, "resolution");
     if (res) {
         if (!cJSON_IsArray(res) || cJSON_GetArraySize(res) != 2)
-            return fail(r, "camera.resolution", "must be an array [width, height]");
+            return rs_json_fail(r, "camera.resolution", "must be an array [width, height]");
         const cJSON* wh[2] = {cJSON_GetArrayItem(res, 0), cJSON_GetArrayItem(res, 1)};
         uint32_t v[2];
         for (int i = 0; i < 2; ++i) {
             char where[RS_PATH_MAX];
-            join_index(where, "camera.resolution", i);
+            rs_json_join_index(where, "camera.resolution", i);
             double d = 0.0;
-            if (read_number(r, wh[i], where, &d))
+            if (rs_json_read_number(r, wh[i], where, &d))
                 return -1;
             if (d != floor(d) || d < 1.0 || d > RS_SCENE_MAX_RESOLUTION)
-                return fail(r, where, "must be an integer in [1, %d] (got %g)", RS_SCENE_MAX_RESOLUTION, d);
+                return rs_json_fail(r, where, "must be an integer in [1, %d] (got %g)", RS_SCENE_MAX_RESOLUTION, d);
             v[i] = (uint32_t)d;
         }
         rd->width = v[0];
@@ -329,38 +109,38 @@ static int read_camera(const Reader* r, const cJSON* cam)
     return 0;
 }
 
-static int read_render(const Reader* r, const cJSON* node)
+static int read_render(const RsJsonReader* r, const cJSON* node)
 {
     static const char* const keys[] = {"integrator", "max_depth", "spp", "seed", NULL};
     const char* path = "render";
     RsRenderDesc* rd = &r->scene->render;
-    if (expect_object(r, node, path) || check_keys(r, node, path, keys))
+    if (rs_json_expect_object(r, node, path) || rs_json_check_keys(r, node, path, keys))
         return -1;
     const char* integrator = NULL;
-    if (get_string(r, node, path, "integrator", 0, &integrator) ||
-        get_uint(r, node, path, "max_depth", 0, 1, RS_SCENE_MAX_DEPTH, &rd->max_depth) ||
-        get_uint(r, node, path, "spp", 0, 1, RS_SCENE_MAX_SPP, &rd->spp) ||
-        get_uint(r, node, path, "seed", 0, 0, 4294967295.0, &rd->seed))
+    if (rs_json_get_string(r, node, path, "integrator", 0, &integrator) ||
+        rs_json_get_uint(r, node, path, "max_depth", 0, 1, RS_SCENE_MAX_DEPTH, &rd->max_depth) ||
+        rs_json_get_uint(r, node, path, "spp", 0, 1, RS_SCENE_MAX_SPP, &rd->spp) ||
+        rs_json_get_uint(r, node, path, "seed", 0, 0, 4294967295.0, &rd->seed))
         return -1;
     if (integrator && rs_integrator_parse(integrator, &rd->integrator))
-        return fail(r, "render.integrator", "must be \"path\" or \"whitted\" (got \"%s\")", integrator);
+        return rs_json_fail(r, "render.integrator", "must be \"path\" or \"whitted\" (got \"%s\")", integrator);
     return 0;
 }
 
-static int read_environment(const Reader* r, const cJSON* node)
+static int read_environment(const RsJsonReader* r, const cJSON* node)
 {
     const char* path = "environment";
     RsEnvironment* env = &r->scene->env;
-    if (expect_object(r, node, path))
+    if (rs_json_expect_object(r, node, path))
         return -1;
     const char* type = NULL;
-    if (get_string(r, node, path, "type", 1, &type))
+    if (rs_json_get_string(r, node, path, "type", 1, &type))
         return -1;
     if (strcmp(type, "constant") == 0) {
         static const char* const keys[] = {"type", "color", NULL};
         RsVec3 c = rs_vec3_splat(0.0f);
-        if (check_keys(r, node, path, keys) || get_vec3(r, node, path, "color", 1, &c) ||
-            check_colour_range(r, path, "color", c, INFINITY))
+        if (rs_json_check_keys(r, node, path, keys) || rs_json_get_vec3(r, node, path, "color", 1, &c) ||
+            rs_json_check_colour_range(r, path, "color", c, INFINITY))
             return -1;
         env->zenith = rs_pack(c, rs_uint_as_float(RS_ENV_CONSTANT));
         return 0;
@@ -369,118 +149,58 @@ static int read_environment(const Reader* r, const cJSON* node)
         static const char* const keys[] = {"type", "zenith", "horizon", "ground", NULL};
         RsVec3 zenith = rs_vec3(0.25f, 0.45f, 1.0f), horizon = rs_vec3(1.0f, 1.0f, 1.0f),
                ground = rs_vec3(0.3f, 0.28f, 0.25f);
-        if (check_keys(r, node, path, keys) || get_vec3(r, node, path, "zenith", 0, &zenith) ||
-            get_vec3(r, node, path, "horizon", 0, &horizon) || get_vec3(r, node, path, "ground", 0, &ground) ||
-            check_colour_range(r, path, "zenith", zenith, INFINITY) ||
-            check_colour_range(r, path, "horizon", horizon, INFINITY) ||
-            check_colour_range(r, path, "ground", ground, INFINITY))
+        if (rs_json_check_keys(r, node, path, keys) || rs_json_get_vec3(r, node, path, "zenith", 0, &zenith) ||
+            rs_json_get_vec3(r, node, path, "horizon", 0, &horizon) || rs_json_get_vec3(r, node, path, "ground", 0, &ground) ||
+            rs_json_check_colour_range(r, path, "zenith", zenith, INFINITY) ||
+            rs_json_check_colour_range(r, path, "horizon", horizon, INFINITY) ||
+            rs_json_check_colour_range(r, path, "ground", ground, INFINITY))
             return -1;
         env->zenith = rs_pack(zenith, rs_uint_as_float(RS_ENV_SKY));
         env->horizon = rs_pack(horizon, 0.0f);
         env->ground = rs_pack(ground, 0.0f);
         return 0;
     }
-    return fail(r, "environment.type", "must be \"constant\" or \"sky\" (got \"%s\")", type);
+    return rs_json_fail(r, "environment.type", "must be \"constant\" or \"sky\" (got \"%s\")", type);
 }
 
-static int read_material(const Reader* r, const cJSON* node, const char* path)
-{
-    if (expect_object(r, node, path))
-        return -1;
-    const char* name = NULL;
-    const char* type = NULL;
-    if (get_string(r, node, path, "name", 1, &name) || get_string(r, node, path, "type", 1, &type))
-        return -1;
-    char where[RS_PATH_MAX];
-    join_key(where, path, "name");
-    if (name[0] == '\0')
-        return fail(r, where, "must not be empty");
-    if (rs_scene_find_material(r->scene, name) >= 0)
-        return fail(r, where, "a material named '%s' is already defined", name);
-
-    RsVec3 colour = rs_vec3_splat(1.0f), emission = rs_vec3_splat(0.0f);
-    double ior = 1.5;
-    int two_sided = 0;
-    uint32_t kind;
-    if (strcmp(type, "diffuse") == 0) {
-        static const char* const keys[] = {"name", "type", "albedo", "emission", "two_sided", NULL};
-        kind = RS_MAT_DIFFUSE;
-        if (check_keys(r, node, path, keys) || get_vec3(r, node, path, "albedo", 1, &colour) ||
-            check_colour_range(r, path, "albedo", colour, 1.0f))
-            return -1;
-    } else if (strcmp(type, "mirror") == 0) {
-        static const char* const keys[] = {"name", "type", "color", "emission", "two_sided", NULL};
-        kind = RS_MAT_MIRROR;
-        if (check_keys(r, node, path, keys) || get_vec3(r, node, path, "color", 0, &colour) ||
-            check_colour_range(r, path, "color", colour, 1.0f))
-            return -1;
-    } else if (strcmp(type, "dielectric") == 0) {
-        static const char* const keys[] = {"name", "type", "ior", "color", "emission", "two_sided", NULL};
-        kind = RS_MAT_DIELECTRIC;
-        if (check_keys(r, node, path, keys) || get_number(r, node, path, "ior", 0, &ior) ||
-            get_vec3(r, node, path, "color", 0, &colour) || check_colour_range(r, path, "color", colour, 1.0f))
-            return -1;
-        if (!(ior >= RS_SCENE_MIN_IOR && ior <= RS_SCENE_MAX_IOR)) {
-            join_key(where, path, "ior");
-            return fail(r, where, "must be in [%g, %g] (got %g)", RS_SCENE_MIN_IOR, RS_SCENE_MAX_IOR, ior);
-        }
-    } else if (strcmp(type, "emissive") == 0) {
-        static const char* const keys[] = {"name", "type", "emission", "two_sided", NULL};
-        kind = RS_MAT_DIFFUSE;
-        colour = rs_vec3_splat(0.0f); /* a pure emitter reflects nothing */
-        if (check_keys(r, node, path, keys) || get_vec3(r, node, path, "emission", 1, &emission))
-            return -1;
-    } else {
-        join_key(where, path, "type");
-        return fail(r, where, "must be one of \"diffuse\", \"mirror\", \"dielectric\", \"emissive\" (got \"%s\")",
-                    type);
-    }
-    if (get_vec3(r, node, path, "emission", 0, &emission) ||
-        check_colour_range(r, path, "emission", emission, INFINITY) ||
-        get_bool(r, node, path, "two_sided", &two_sided))
-        return -1;
-    RsMaterial m = rs_material_make(kind, colour, emission, (float)ior, two_sided);
-    return rs_scene_add_material(r->scene, name, m, r->err) < 0 ? -1 : 0;
-}
-
-static int read_material_ref(const Reader* r, const cJSON* node, const char* path, int required, int32_t* out)
+static int read_material_ref(const RsJsonReader* r, const cJSON* node, const char* path, int required, int32_t* out)
 {
     const char* name = NULL;
     *out = -1;
-    if (get_string(r, node, path, "material", required, &name))
+    if (rs_json_get_string(r, node, path, "material", required, &name))
         return -1;
     if (!name)
         return 0;
     *out = rs_scene_find_material(r->scene, name);
     if (*out < 0) {
         char where[RS_PATH_MAX];
-        join_key(where, path, "material");
-        return fail(r, where, "no material named '%s'", name);
+        rs_json_join_key(where, path, "material");
+        return rs_json_fail(r, where, "no material named '%s'", name);
     }
     return 0;
 }
 
-static int read_points(const Reader* r, const cJSON* node, const char* path, int count, RsVec3* out)
+static int read_points(const RsJsonReader* r, const cJSON* node, const char* path, int count, RsVec3* out)
 {
     int status = 0;
-    const cJSON* arr = member(r, node, path, "vertices", 1, &status);
+    const cJSON* arr = rs_json_member(r, node, path, "vertices", 1, &status);
     if (!arr)
         return status;
     char where[RS_PATH_MAX];
-    join_key(where, path, "vertices");
+    rs_json_join_key(where, path, "vertices");
     if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) != count)
-        return fail(r, where, "must be an array of %d points [x, y, z]", count);
+        return rs_json_fail(r, where, "must be an array of %d points [x, y, z]", count);
     for (int i = 0; i < count; ++i) {
         char elem[RS_PATH_MAX];
-        join_index(elem, where, i);
+        rs_json_join_index(elem, where, i);
         const cJSON* p = cJSON_GetArrayItem(arr, i);
         if (!cJSON_IsArray(p) || cJSON_GetArraySize(p) != 3)
-            return fail(r, elem, "must be an array of 3 numbers");
+            return rs_json_fail(r, elem, "must be an array of 3 numbers");
         double v[3];
         for (int k = 0; k < 3; ++k) {
             char comp[RS_PATH_MAX];
-            join_index(comp, elem, k);
-            if (read_number(r, cJSON_GetArrayItem(p, k), comp, &v[k]))
+            rs_json_join_index(comp, elem, k);
+            if (rs_json_read_number(r, cJSON_GetArrayItem(p, k), comp, &v[k]))
                 return -1;
         }
         out[i] = rs_vec3((float)v[0], (float)v[1], (float)v[2]);
@@ -488,70 +208,70 @@ static int read_points(const Reader* r, const cJSON* node, const char* path, int
     return 0;
 }
 
-static int read_transform(const Reader* r, const cJSON* node, const char* path, RsTransform* out)
+static int read_transform(const RsJsonReader* r, const cJSON* node, const char* path, RsTransform* out)
 {
     static const char* const keys[] = {"translate", "rotate", "scale", "matrix", NULL};
     *out = rs_transform_identity();
     if (!node)
         return 0;
-    if (expect_object(r, node, path) || check_keys(r, node, path, keys))
+    if (rs_json_expect_object(r, node, path) || rs_json_check_keys(r, node, path, keys))
         return -1;
     char where[RS_PATH_MAX];
     const cJSON* matrix = cJSON_GetObjectItemCaseSensitive(node, "matrix");
     if (matrix) {
-        join_key(where, path, "matrix");
+        rs_json_join_key(where, path, "matrix");
         if (node->child->next)
-            return fail(r, where, "cannot be combined with translate, rotate or scale");
+            return rs_json_fail(r, where, "cannot be combined with translate, rotate or scale");
         if (!cJSON_IsArray(matrix) || cJSON_GetArraySize(matrix) != 16)
-            return fail(r, where, "must be an array of 16 numbers (row-major 4x4)");
+            return rs_json_fail(r, where, "must be an array of 16 numbers (row-major 4x4)");
         double m[16];
         for (int i = 0; i < 16; ++i) {
             char elem[RS_PATH_MAX];
-            join_index(elem, where, i);
-            if (read_number(r, cJSON_GetArrayItem(matrix, i), elem, &m[i]))
+            rs_json_join_index(elem, where, i);
+            if (rs_json_read_number(r, cJSON_GetArrayItem(matrix, i), elem, &m[i]))
                 return -1;
         }
         if (m[12] != 0.0 || m[13] != 0.0 || m[14] != 0.0 || m[15] != 1.0)
-            return fail(r, where, "the last row must be [0, 0, 0, 1] (affine transforms only)");
+            return rs_json_fail(r, where, "the last row must be [0, 0, 0, 1] (affine transforms only)");
         for (int i = 0; i < 3; ++i)
             for (int j = 0; j < 4; ++j)
                 out->m[i][j] = (float)m[i * 4 + j];
         return 0;
     }
     RsVec3 translate = rs_vec3_splat(0.0f), scale = rs_vec3_splat(1.0f);
-    if (get_vec3(r, node, path, "translate", 0, &translate))
+    if (rs_json_get_vec3(r, node, path, "translate", 0, &translate))
         return -1;
     const cJSON* s = cJSON_GetObjectItemCaseSensitive(node, "scale");
     if (s && cJSON_IsNumber(s)) {
         double k = 1.0;
-        join_key(where, path, "scale");
-        if (read_number(r, s, where, &k))
+        rs_json_join_key(where, path, "scale");
+        if (rs_json_read_number(r, s, where, &k))
             return -1;
         scale = rs_vec3_splat((float)k);
-    } else if (s && get_vec3(r, node, path, "scale", 0, &scale)) {
+    } else if (s && rs_json_get_vec3(r, node, path, "scale", 0, &scale)) {
         return -1;
     }
     if (!(fabsf(scale.x) >= RS_SCENE_MIN_LENGTH && fabsf(scale.y) >= RS_SCENE_MIN_LENGTH &&
           fabsf(scale.z) >= RS_SCENE_MIN_LENGTH)) {
-        join_key(where, path, "scale");
-        return fail(r, where, "must not be 0 or below %g in size (it would flatten the mesh)", RS_SCENE_MIN_LENGTH);
+        rs_json_join_key(where, path, "scale");
+        return rs_json_fail(r, where, "must not be 0 or below %g in size (it would flatten the mesh)", RS_SCENE_MIN_LENGTH);
     }
     RsTransform rot = rs_transform_identity();
     const cJSON* rotate = cJSON_GetObjectItemCaseSensitive(node, "rotate");
     if (rotate) {
-        join_key(where, path, "rotate");
+        rs_json_join_key(where, path, "rotate");
         if (!cJSON_IsArray(rotate) || cJSON_GetArraySize(rotate) != 4)
-            return fail(r, where, "must be [angle_degrees, axis_x, axis_y, axis_z]");
+            return rs_json_fail(r, where, "must be [angle_degrees, axis_x, axis_y, axis_z]");
         double a[4];
         for (int i = 0; i < 4; ++i) {
             char elem[RS_PATH_MAX];
-            join_index(elem, where, i);
-            if (read_number(r, cJSON_GetArrayItem(rotate, i), elem, &a[i]))
+            rs_json_join_index(elem, where, i);
+            if (rs_json_read_number(r, cJSON_GetArrayItem(rotate, i), elem, &a[i]))
                 return -1;
         }
         RsVec3 axis = rs_vec3((float)a[1], (float)a[2], (float)a[3]);
         if (rs_length(axis) == 0.0f)
-            return fail(r, where, "the rotation axis must not be zero");
+            return rs_json_fail(r, where, "the rotation axis must not be zero");
         rot = rs_transform_rotate((float)a[0], axis);
     }
     RsTransform sc = rs_transform_scale(scale), tr = rs_transform_translate(translate);
@@ -562,20 +282,20 @@ static int read_transform(const Reader* r, const cJSON* node, const char* path, 
 
 /* Mesh paths are relative to the scene file's directory unless absolute. A path that does not
  * fit is an error: cut short, it would name a different file. */
-static int resolve_path(const Reader* r, const char* where, const char* rel, char* out, size_t size)
+static int resolve_path(const RsJsonReader* r, const char* where, const char* rel, char* out, size_t size)
 {
     int n = rel[0] == '/' || !r->dir[0] ? snprintf(out, size, "%s", rel) : snprintf(out, size, "%s/%s", r->dir, rel);
     if (n < 0 || (size_t)n >= size)
-        return fail(r, where, "the path is too long (%d bytes once resolved; at most %zu)", n, size - 1);
+        return rs_json_fail(r, where, "the path is too long (%d bytes once resolved; at most %zu)", n, size - 1);
     return 0;
 }
 
-static int read_shape(const Reader* r, const cJSON* node, const char* path)
+static int read_shape(const RsJsonReader* r, const cJSON* node, const char* path)
 {
-    if (expect_object(r, node, path))
+    if (rs_json_expect_object(r, node, path))
         return -1;
     const char* type = NULL;
-    if (get_string(r, node, path, "type", 1, &type))
+    if (rs_json_get_string(r, node, path, "type", 1, &type))
         return -1;
     char where[RS_PATH_MAX];
     int32_t material = -1;
@@ -584,10 +304,10 @@ static int read_shape(const Reader* r, const cJSON* node, const char* path)
         static const char* const keys[] = {"type", "center", "radius", "material", NULL};
         RsVec3 centre;
         double radius;
-        if (check_keys(r, node, path, keys) || get_vec3(r, node, path, "center", 1, &centre) ||
-            get_number(r, node, path, "radius", 1, &radius) || read_material_ref(r, node, path, 1, &material))
+        if (rs_json_check_keys(r, node, path, keys) || rs_json_get_vec3(r, node, path, "center", 1, &centre) ||
+            rs_json_get_number(r, node, path, "radius", 1, &radius) || read_material_ref(r, node, path, 1, &material))
             return -1;
-        if (check_length(r, path, "radius", radius))
+        if (rs_json_check_length(r, path, "radius", radius))
             return -1;
         return rs_scene_add_sphere(scene, centre, (float)radius, (uint32_t)material, r->err);
     }
@@ -595,7 +315,7 @@ static int read_shape(const Reader* r, const cJSON* node, const char* path)
         static const char* const keys[] = {"type", "vertices", "material", NULL};
         int n = type[0] == 'q' ? 4 : 3;
         RsVec3 v[4];
-        if (check_keys(r, node, path, keys) || read_points(r, node, path, n, v) ||
+        if (rs_json_check_keys(r, node, path, keys) || read_points(r, node, path, n, v) ||
             read_material_ref(r, node, path, 1, &material))
             return -1;
         size_t before = scene->prims.count;
@@ -603,8 +323,8 @@ static int read_shape(const Reader* r, const cJSON* node, const char* path)
             (n == 4 && rs_scene_add_triangle(scene, v[0], v[2], v[3], (uint32_t)material, r->err)))
             return -1;
         if (scene->prims.count == before) {
-            join_key(where, path, "vertices");
-            return fail(r, where, "the %s has no area (its vertices are collinear)", type);
+            rs_json_join_key(where, path, "vertices");
+            return rs_json_fail(r, where, "the %s has no area (its vertices are collinear)", type);
         }
         return 0;
     }
@@ -612,63 +332,63 @@ static int read_shape(const Reader* r, const cJSON* node, const char* path)
         static const char* const keys[] = {"type", "file", "material", "transform", NULL};
         const char* file = NULL;
         RsTransform xf;
-        join_key(where, path, "transform");
-        if (check_keys(r, node, path, keys) || get_string(r, node, path, "file", 1, &file) ||
+        rs_json_join_key(where, path, "transform");
+        if (rs_json_check_keys(r, node, path, keys) || rs_json_get_string(r, node, path, "file", 1, &file) ||
             read_material_ref(r, node, path, 0, &material) ||
             read_transform(r, cJSON_GetObjectItemCaseSensitive(node, "transform"), where, &xf))
             return -1;
         char full[RS_FILE_PATH_MAX];
-        join_key(where, path, "file");
+        rs_json_join_key(where, path, "file");
         if (resolve_path(r, where, file, full, sizeof full))
             return -1;
         size_t prefix_size = strlen(r->file) + strlen(where) + 3;
         char* prefix = malloc(prefix_size);
         if (!prefix)
-            return fail(r, where, "out of memory");
+            return rs_json_fail(r, where, "out of memory");
         snprintf(prefix, prefix_size, "%s: %s", r->file, where);
         int status = rs_mesh_import(scene, full, prefix, &xf, material, r->err);
         free(prefix);
         return status;
     }
-    join_key(where, path, "type");
-    return fail(r, where, "must be one of \"sphere\", \"quad\", \"triangle\", \"mesh\" (got \"%s\")", type);
+    rs_json_join_key(where, path, "type");
+    return rs_json_fail(r, where, "must be one of \"sphere\", \"quad\", \"triangle\", \"mesh\" (got \"%s\")", type);
 }
 
-static int read_array(const Reader* r, const cJSON* root, const char* key,
-                      int (*read_one)(const Reader*, const cJSON*, const char*))
+static int read_array(const RsJsonReader* r, const cJSON* root, const char* key,
+                      int (*read_one)(const RsJsonReader*, const cJSON*, const char*))
 {
     int status = 0;
-    const cJSON* arr = member(r, root, "", key, 1, &status);
+    const cJSON* arr = rs_json_member(r, root, "", key, 1, &status);
     if (!arr)
         return status;
     if (!cJSON_IsArray(arr))
-        return fail(r, key, "must be an array");
+        return rs_json_fail(r, key, "must be an array");
     int i = 0;
     for (const cJSON* item = arr->child; item; item = item->next, ++i) {
         char path[RS_PATH_MAX];
-        join_index(path, key, i);
+        rs_json_join_index(path, key, i);
         if (read_one(r, item, path))
             return -1;
     }
     return 0;
 }
 
-static int read_root(const Reader* r, const cJSON* root)
+static int read_root(const RsJsonReader* r, const cJSON* root)
 {
     static const char* const keys[] = {"version", "camera", "render", "environment", "materials", "shapes", NULL};
     if (!cJSON_IsObject(root))
-        return fail(r, "", "a scene must be a JSON object");
-    if (check_keys(r, root, "", keys))
+        return rs_json_fail(r, "", "a scene must be a JSON object");
+    if (rs_json_check_keys(r, root, "", keys))
         return -1;
     uint32_t version = 0;
     int status = 0;
-    if (!member(r, root, "", "version", 1, &status))
+    if (!rs_json_member(r, root, "", "version", 1, &status))
         return status;
-    if (get_uint(r, root, "", "version", 1, 0, 1e9, &version))
+    if (rs_json_get_uint(r, root, "", "version", 1, 0, 1e9, &version))
         return -1;
     if (version != 1)
-        return fail(r, "version", "unsupported scene format version %u (this raystream reads version 1)", version);
-    const cJSON* cam = member(r, root, "", "camera", 1, &status);
+        return rs_json_fail(r, "version", "unsupported scene format version %u (this raystream reads version 1)", version);
+    const cJSON* cam = rs_json_member(r, root, "", "camera", 1, &status);
     if (!cam || read_camera(r, cam))
         return -1;
     const cJSON* render = cJSON_GetObjectItemCaseSensitive(root, "render");
@@ -677,10 +397,10 @@ static int read_root(const Reader* r, const cJSON* root)
     const cJSON* env = cJSON_GetObjectItemCaseSensitive(root, "environment");
     if (env && read_environment(r, env))
         return -1;
-    if (read_array(r, root, "materials", read_material) || read_array(r, root, "shapes", read_shape))
+    if (read_array(r, root, "materials", rs_json_read_material) || read_array(r, root, "shapes", read_shape))
         return -1;
     if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(root, "shapes")) == 0)
-        return fail(r, "shapes", "the scene is empty (no shapes)");
+        return rs_json_fail(r, "shapes", "the scene is empty (no shapes)");
     return 0;
 }
 
@@ -763,7 +483,7 @@ int rs_scene_load_json(const char* path, const RsAccelOptions* accel, RsScene* s
     }
     free(text);
 
-    Reader r = {path, strdup(path), scene, err};
+    RsJsonReader r = {path, strdup(path), scene, err};
     scene->file = strdup(path);
     int status = -1;
     if (r.dir && scene->file) {

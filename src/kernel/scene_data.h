@@ -14,8 +14,15 @@
  *                      c = (0, 0, 0) | type bits (1)
  *     light factor = P(select this light) / area, 0 for a primitive that does not emit: what
  *     MIS needs to know the light-sampling density of a point that a BSDF ray happened to hit.
- *   RsMaterial:        a = albedo or tint .rgb | type bits (RS_MAT_*, plus RS_MAT_TWO_SIDED)
- *                      b = emitted radiance .rgb | index of refraction
+ *   RsMaterial:        a = colour .rgb | type bits (RS_MAT_*, plus RS_MAT_TWO_SIDED)
+ *                      b = emitted radiance .rgb | index of refraction (dielectric, plastic coat)
+ *                      c = conductor eta .rgb | alpha_x          (GGX roughness along the tangent)
+ *                      d = conductor k .rgb   | alpha_y
+ *     the colour is the diffuse albedo (diffuse, the base under a plastic coat), the reflectance
+ *     of a mirror or the transmission tint of a dielectric; a conductor's colour comes from its
+ *     complex index eta + i k (scene.c converts artist colours). Plastic keeps its coat's
+ *     diffuse reflectances from inside and outside in c.x and c.y (bsdf_plastic.h). alpha = roughness^2; alpha below
+ *     RS_GGX_SMOOTH_ALPHA (microfacet.h) is a perfectly smooth surface.
  *   light entry:       x = prim index bits (RS_LIGHT_ENVIRONMENT for the sky)
  *                      y = cumulative selection probability up to and including this light
  *                      z = selection probability, w = area (0 for the environment)
@@ -33,6 +40,8 @@ enum {
     RS_MAT_DIFFUSE = 0,
     RS_MAT_MIRROR = 1,
     RS_MAT_DIELECTRIC = 2,
+    RS_MAT_CONDUCTOR = 3,
+    RS_MAT_PLASTIC = 4,
     RS_MAT_TYPE_MASK = 0xff,
     /* emission leaves both faces; otherwise only the front (geometric normal) side emits */
     RS_MAT_TWO_SIDED = 0x100
@@ -48,11 +57,11 @@ typedef struct RsPrim {
 } RsPrim;
 
 typedef struct RsMaterial {
-    RsFloat4 a, b;
+    RsFloat4 a, b, c, d;
 } RsMaterial;
 
 RS_STATIC_ASSERT(sizeof(RsPrim) == 48, "RsPrim is three 16-byte blocks");
-RS_STATIC_ASSERT(sizeof(RsMaterial) == 32, "RsMaterial is two 16-byte blocks");
+RS_STATIC_ASSERT(sizeof(RsMaterial) == 64, "RsMaterial is four 16-byte blocks");
 
 typedef struct RsEnvironment {
     RsFloat4 zenith;  /* rgb | type bits (RS_ENV_*); the constant colour for RS_ENV_CONSTANT */
@@ -69,5 +78,9 @@ RS_FN int rs_material_two_sided(const RsMaterial* m) { return (rs_float_as_uint(
 RS_FN RsVec3 rs_material_albedo(const RsMaterial* m) { return rs_xyz(m->a); }
 RS_FN RsVec3 rs_material_emission(const RsMaterial* m) { return rs_xyz(m->b); }
 RS_FN float rs_material_ior(const RsMaterial* m) { return m->b.w; }
+RS_FN RsVec3 rs_material_eta(const RsMaterial* m) { return rs_xyz(m->c); }
+RS_FN RsVec3 rs_material_k(const RsMaterial* m) { return rs_xyz(m->d); }
+RS_FN float rs_material_alpha_x(const RsMaterial* m) { return m->c.w; }
+RS_FN float rs_material_alpha_y(const RsMaterial* m) { return m->d.w; }
 
 #endif /* RS_KERNEL_SCENE_DATA_H */

@@ -24,8 +24,9 @@
  * last vertex no continuation ray will be traced, so NEE there takes the full weight instead
  * of its MIS share; the estimate stays unbiased for the truncated sum. Russian roulette from
  * depth rr_depth on, survival probability min(0.95, max throughput component).
- * whitted integrator: NEE at diffuse surfaces ends the path; mirrors reflect; dielectrics
- * reflect or refract by Fresnel; every light reached by a specular chain counts fully.
+ * whitted integrator: NEE at every surface with a non-delta lobe; only delta lobes (mirrors,
+ * smooth metal, glass and coats) continue the path, and every light reached by a specular
+ * chain counts fully. Rough materials therefore show direct light only under whitted.
  */
 #ifndef RS_KERNEL_STAGE_SHADE_H
 #define RS_KERNEL_STAGE_SHADE_H
@@ -117,19 +118,23 @@ RS_FN uint32_t rs_stage_shade(const RsKernelParams* kp, uint32_t row, RsShadowRo
         return RS_SHADE_TERMINATE;
 
     int is_last = depth == kp->max_depth;
-    int delta = rs_bsdf_is_delta(mat);
     uint32_t result = RS_SHADE_TERMINATE;
-    if (!delta && rs_shade_next_event(kp, mat, &sp, wo, throughput, key, depth, is_path && !is_last, slot, shadow))
+    if (rs_bsdf_has_smooth_density(mat) &&
+        rs_shade_next_event(kp, mat, &sp, wo, throughput, key, depth, is_path && !is_last, slot, shadow))
         result |= RS_SHADE_SHADOW;
 
-    /* Whitted ends at diffuse surfaces; at the last vertex only a specular one goes on (for
-     * emission only), since NEE has already taken the full weight of a diffuse one. */
-    if (!delta && (is_last || !is_path))
+    /* Whitted ends where next-event estimation was possible, and so does a path at its last
+     * vertex, whose NEE took the full weight: only a delta (specular) lobe goes on, at the last
+     * vertex for emission only. A material with both kinds (smooth plastic) picks a lobe first. */
+    int delta_only = is_last || !is_path;
+    if (delta_only && !rs_bsdf_has_delta(mat))
         return result;
 
     RsBsdfSample bs;
     if (!rs_bsdf_sample(mat, sp.n, wo, rs_rng(key, depth, RS_DIM_BSDF_U), rs_rng(key, depth, RS_DIM_BSDF_V),
                         rs_rng(key, depth, RS_DIM_BSDF_LOBE), &bs))
+        return result;
+    if (delta_only && bs.pdf > 0.0f)
         return result;
     throughput = rs_mul(throughput, bs.weight);
     if (is_path && depth >= kp->rr_depth) {

@@ -33,6 +33,11 @@ BASE = {
         {"name": "chrome", "type": "mirror", "color": [0.9, 0.9, 0.9]},
         {"name": "glass", "type": "dielectric", "ior": 1.5, "color": [1, 1, 1]},
         {"name": "lamp", "type": "emissive", "emission": [4, 4, 4]},
+        {"name": "frosted", "type": "dielectric", "ior": 1.33, "roughness": 0.4},
+        {"name": "brushed", "type": "conductor", "eta": [0.2, 0.9, 1.1], "k": [3.9, 2.4, 2.1],
+         "roughness_u": 0.2, "roughness_v": 0.6},
+        {"name": "paint", "type": "conductor", "color": [0.9, 0.6, 0.3], "roughness": 0.3},
+        {"name": "gloss", "type": "plastic", "color": [0.8, 0.1, 0.1], "ior": 1.5, "roughness": 0.2},
     ],
     "shapes": [
         {"type": "sphere", "center": [0, 1, 0], "radius": 0.5, "material": "glass"},

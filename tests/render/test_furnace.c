@@ -14,6 +14,8 @@
  *    vertex traces its reflection for emission only, as pbrt-v4 and Mitsuba do). Inside the glass the camera sees n^2 L (radiance
  *    over n^2 is invariant along a ray), which is what checks the 1/eta^2 radiance scaling on
  *    refraction: from outside, entering and leaving cancel.
+ * 4. Plastic furnaces: a white smooth-coated sphere is exactly L too, a rough-coated one a little
+ *    less (test_plastic_furnace).
  * Tolerance: 2% of the expected value. The estimators' per-sample standard deviation is at most
  * ~1.5x the mean here (depth-1 NEE of a uniform sphere is the worst), so with 64x64 pixels at
  * 16+ spp the mean's standard error is below 0.6%: the bound sits beyond 3 sigma.
@@ -23,7 +25,7 @@
 
 static const float albedo = 0.5f;
 
-static void furnace_scene(RsScene* s, uint32_t material_type, float env)
+static void furnace_scene_with(RsScene* s, RsMaterial material, float env)
 {
     RsError err = {{0}};
     rs_scene_init(s);
@@ -31,11 +33,16 @@ static void furnace_scene(RsScene* s, uint32_t material_type, float env)
     s->camera.look_at = rs_vec3(0, 0, 0);
     s->camera.fov_degrees = 20.0f; /* half-angle 10 deg: the unit sphere at distance 3 spans 19.5 */
     s->env.zenith = rs_float4(env, env, env, rs_uint_as_float(RS_ENV_CONSTANT));
-    RsVec3 colour = material_type == RS_MAT_DIFFUSE ? rs_vec3_splat(albedo) : rs_vec3_splat(1.0f);
-    int32_t m = rs_scene_add_material(s, "m", rs_material_make(material_type, colour, rs_vec3_splat(0), 1.5f, 0), &err);
+    int32_t m = rs_scene_add_material(s, "m", material, &err);
     CHECK(m == 0, "%s", err.message);
     CHECK(rs_scene_add_sphere(s, rs_vec3(0, 0, 0), 1.0f, (uint32_t)m, &err) == 0, "%s", err.message);
     CHECK(rs_scene_build(s, &err) == 0, "%s", err.message);
+}
+
+static void furnace_scene(RsScene* s, uint32_t material_type, float env)
+{
+    RsVec3 colour = material_type == RS_MAT_DIFFUSE ? rs_vec3_splat(albedo) : rs_vec3_splat(1.0f);
+    furnace_scene_with(s, rs_material_make(material_type, colour, rs_vec3_splat(0), 1.5f, 0), env);
 }
 
 static double render_mean(const RsScene* s, uint32_t depth, uint32_t integrator, uint32_t spp)
@@ -115,8 +122,33 @@ static void test_specular_furnaces(void)
     rs_scene_free(&glass);
 }
 
+/* A white base under a smooth coat reflects all light (bsdf_plastic.h), split between a delta
+ * lobe and a diffuse one: at depth 1 the diffuse part comes from NEE with full weight and the
+ * coat's reflection from the emission-only segment. A rough coat loses a little to masking. */
+static void test_plastic_furnace(void)
+{
+    const float env = 1.0f;
+    RsScene smooth, rough;
+    RsMaterialDesc d = rs_material_desc(RS_MAT_PLASTIC);
+    d.colour = rs_vec3_splat(1.0f);
+    furnace_scene_with(&smooth, rs_material_from_desc(&d), env);
+    d.roughness_u = d.roughness_v = 0.5f;
+    furnace_scene_with(&rough, rs_material_from_desc(&d), env);
+    uint32_t depths[] = {1, 2, 5};
+    for (int i = 0; i < 3; ++i) {
+        CHECK_NEAR(render_mean(&smooth, depths[i], RS_INTEGRATOR_PATH, 16), env, 0.02 * env);
+        CHECK_NEAR(render_mean(&smooth, depths[i], RS_INTEGRATOR_WHITTED, 16), env, 0.02 * env);
+        double r = render_mean(&rough, depths[i], RS_INTEGRATOR_PATH, 16);
+        CHECK(r > 0.9 * env && r < 1.01 * env, "rough white plastic at depth %u: %.4f, expected a little below %g",
+              depths[i], r, env);
+    }
+    rs_scene_free(&smooth);
+    rs_scene_free(&rough);
+}
+
 int main(void)
 {
+    test_plastic_furnace();
     test_white_furnace();
     test_enclosure_series();
     test_specular_furnaces();

@@ -1,0 +1,172 @@
+/* json_material.c - reading material objects of a JSON scene (see json_material.h).
+ * Host C11.
+ *
+ * Each type has its list of keys; every key is optional except where stated (scenes/README.md
+ * has the table). Roughness is perceptual, as in glTF, Blender and Unreal: GGX alpha =
+ * roughness^2 (material.c); "roughness" sets both directions, "roughness_u" and "roughness_v"
+ * (both or neither) make it anisotropic.
+ */
+#include "json_material.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "scene_json.h"
+
+static int read_roughness(const RsJsonReader* r, const cJSON* node, const char* path, RsMaterialDesc* d)
+{
+    double both = 0.0, u = -1.0, v = -1.0;
+    int has_both = cJSON_GetObjectItemCaseSensitive(node, "roughness") != NULL;
+    int has_u = cJSON_GetObjectItemCaseSensitive(node, "roughness_u") != NULL;
+    int has_v = cJSON_GetObjectItemCaseSensitive(node, "roughness_v") != NULL;
+    if (rs_json_get_number(r, node, path, "roughness", 0, &both) ||
+        rs_json_get_number(r, node, path, "roughness_u", 0, &u) ||
+        rs_json_get_number(r, node, path, "roughness_v", 0, &v))
+        return -1;
+    char where[RS_PATH_MAX];
+    if (has_both && (has_u || has_v)) {
+        rs_json_join_key(where, path, has_u ? "roughness_u" : "roughness_v");
+        return rs_json_fail(r, where, "give either roughness or roughness_u and roughness_v, not both");
+    }
+    if (has_u != has_v)
+        return rs_json_fail(r, path, "roughness_u and roughness_v go together (%s is missing)",
+                            has_u ? "roughness_v" : "roughness_u");
+    if (!has_u)
+        u = v = both;
+    const char* keys[2] = {has_u ? "roughness_u" : "roughness", "roughness_v"};
+    double values[2] = {u, v};
+    for (int i = 0; i < 2; ++i) {
+        if (!(values[i] >= 0.0 && values[i] <= 1.0)) {
+            rs_json_join_key(where, path, keys[i]);
+            return rs_json_fail(r, where, "must be in [0, 1] (got %g)", values[i]);
+        }
+    }
+    d->roughness_u = (float)u;
+    d->roughness_v = (float)v;
+    return 0;
+}
+
+static int read_ior(const RsJsonReader* r, const cJSON* node, const char* path, RsMaterialDesc* d)
+{
+    double ior = d->ior;
+    if (rs_json_get_number(r, node, path, "ior", 0, &ior))
+        return -1;
+    if (!(ior >= RS_SCENE_MIN_IOR && ior <= RS_SCENE_MAX_IOR)) {
+        char where[RS_PATH_MAX];
+        rs_json_join_key(where, path, "ior");
+        return rs_json_fail(r, where, "must be in [%g, %g] (got %g)", RS_SCENE_MIN_IOR, RS_SCENE_MAX_IOR, ior);
+    }
+    d->ior = (float)ior;
+    return 0;
+}
+
+static int read_colour(const RsJsonReader* r, const cJSON* node, const char* path, const char* key, int required,
+                       RsMaterialDesc* d)
+{
+    return rs_json_get_vec3(r, node, path, key, required, &d->colour) ||
+           rs_json_check_colour_range(r, path, key, d->colour, 1.0f);
+}
+
+/* A conductor's colour: "color" (normal-incidence reflectance), "metal" (a named metal) or
+ * "eta" and "k" (its complex index), one of the three. */
+static int read_conductor_colour(const RsJsonReader* r, const cJSON* node, const char* path, RsMaterialDesc* d)
+{
+    int has_colour = cJSON_GetObjectItemCaseSensitive(node, "color") != NULL;
+    int has_metal = cJSON_GetObjectItemCaseSensitive(node, "metal") != NULL;
+    int has_eta = cJSON_GetObjectItemCaseSensitive(node, "eta") != NULL;
+    int has_k = cJSON_GetObjectItemCaseSensitive(node, "k") != NULL;
+    if (has_colour + has_metal + (has_eta || has_k) > 1)
+        return rs_json_fail(r, path, "give one of color, metal, or eta and k");
+    if (has_eta != has_k)
+        return rs_json_fail(r, path, "eta and k go together (%s is missing)", has_eta ? "k" : "eta");
+    if (has_metal) {
+        const char* metal = NULL;
+        if (rs_json_get_string(r, node, path, "metal", 1, &metal))
+            return -1;
+        if (!rs_metal_index(metal, &d->eta, &d->k)) {
+            char where[RS_PATH_MAX];
+            rs_json_join_key(where, path, "metal");
+            return rs_json_fail(r, where, "must be one of %s (got \"%s\")", rs_metal_names(), metal);
+        }
+        d->has_eta_k = 1;
+        return 0;
+    }
+    if (has_eta) {
+        d->has_eta_k = 1;
+        if (rs_json_get_vec3(r, node, path, "eta", 1, &d->eta) || rs_json_get_vec3(r, node, path, "k", 1, &d->k) ||
+            rs_json_check_colour_range(r, path, "k", d->k, RS_SCENE_MAX_IOR))
+            return -1;
+        RsVec3 e = d->eta;
+        if (!(e.x >= RS_SCENE_MIN_IOR && e.y >= RS_SCENE_MIN_IOR && e.z >= RS_SCENE_MIN_IOR && e.x <= RS_SCENE_MAX_IOR &&
+              e.y <= RS_SCENE_MAX_IOR && e.z <= RS_SCENE_MAX_IOR)) {
+            char where[RS_PATH_MAX];
+            rs_json_join_key(where, path, "eta");
+            return rs_json_fail(r, where, "components must be in [%g, %g] (got [%g, %g, %g])", RS_SCENE_MIN_IOR,
+                                RS_SCENE_MAX_IOR, e.x, e.y, e.z);
+        }
+        return 0;
+    }
+    return read_colour(r, node, path, "color", 0, d);
+}
+
+int rs_json_read_material(const RsJsonReader* r, const cJSON* node, const char* path)
+{
+    if (rs_json_expect_object(r, node, path))
+        return -1;
+    const char* name = NULL;
+    const char* type = NULL;
+    if (rs_json_get_string(r, node, path, "name", 1, &name) || rs_json_get_string(r, node, path, "type", 1, &type))
+        return -1;
+    char where[RS_PATH_MAX];
+    rs_json_join_key(where, path, "name");
+    if (name[0] == '\0')
+        return rs_json_fail(r, where, "must not be empty");
+    if (rs_scene_find_material(r->scene, name) >= 0)
+        return rs_json_fail(r, where, "a material named '%s' is already defined", name);
+
+    RsMaterialDesc d;
+    int status;
+    if (strcmp(type, "diffuse") == 0) {
+        static const char* const keys[] = {"name", "type", "albedo", "emission", "two_sided", NULL};
+        d = rs_material_desc(RS_MAT_DIFFUSE);
+        status = rs_json_check_keys(r, node, path, keys) || read_colour(r, node, path, "albedo", 1, &d);
+    } else if (strcmp(type, "mirror") == 0) {
+        static const char* const keys[] = {"name", "type", "color", "emission", "two_sided", NULL};
+        d = rs_material_desc(RS_MAT_MIRROR);
+        status = rs_json_check_keys(r, node, path, keys) || read_colour(r, node, path, "color", 0, &d);
+    } else if (strcmp(type, "conductor") == 0) {
+        static const char* const keys[] = {"name", "type", "color", "metal", "eta", "k", "roughness", "roughness_u",
+                                           "roughness_v", "emission", "two_sided", NULL};
+        d = rs_material_desc(RS_MAT_CONDUCTOR);
+        status = rs_json_check_keys(r, node, path, keys) || read_conductor_colour(r, node, path, &d) ||
+                 read_roughness(r, node, path, &d);
+    } else if (strcmp(type, "dielectric") == 0) {
+        static const char* const keys[] = {"name", "type", "ior", "color", "roughness", "roughness_u", "roughness_v",
+                                           "emission", "two_sided", NULL};
+        d = rs_material_desc(RS_MAT_DIELECTRIC);
+        status = rs_json_check_keys(r, node, path, keys) || read_ior(r, node, path, &d) ||
+                 read_colour(r, node, path, "color", 0, &d) || read_roughness(r, node, path, &d);
+    } else if (strcmp(type, "plastic") == 0) {
+        static const char* const keys[] = {"name", "type", "color", "ior", "roughness", "roughness_u", "roughness_v",
+                                           "emission", "two_sided", NULL};
+        d = rs_material_desc(RS_MAT_PLASTIC);
+        status = rs_json_check_keys(r, node, path, keys) || read_colour(r, node, path, "color", 0, &d) ||
+                 read_ior(r, node, path, &d) || read_roughness(r, node, path, &d);
+    } else if (strcmp(type, "emissive") == 0) {
+        static const char* const keys[] = {"name", "type", "emission", "two_sided", NULL};
+        d = rs_material_desc(RS_MAT_DIFFUSE);
+        d.colour = rs_vec3_splat(0.0f); /* a pure emitter reflects nothing */
+        status = rs_json_check_keys(r, node, path, keys) || rs_json_get_vec3(r, node, path, "emission", 1, &d.emission);
+    } else {
+        rs_json_join_key(where, path, "type");
+        return rs_json_fail(r, where,
+                            "must be one of \"diffuse\", \"mirror\", \"conductor\", \"dielectric\", \"plastic\", "
+                            "\"emissive\" (got \"%s\")",
+                            type);
+    }
+    if (status || rs_json_get_vec3(r, node, path, "emission", 0, &d.emission) ||
+        rs_json_check_colour_range(r, path, "emission", d.emission, INFINITY) ||
+        rs_json_get_bool(r, node, path, "two_sided", &d.two_sided))
+        return -1;
+    return rs_scene_add_material(r->scene, name, rs_material_from_desc(&d), r->err) < 0 ? -1 : 0;
+}
