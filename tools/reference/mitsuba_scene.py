@@ -10,6 +10,14 @@ as raystream, so that the two images may differ only by noise:
   (reflectance 1) scaled by its colour;
 - dielectric: int_ior = ior and ext_ior = 1 exactly (Mitsuba's default exterior is air, 1.000277);
   the colour tints transmission only (specular_transmittance), as in raystream;
+- roughness: raystream's is perceptual, Mitsuba's alpha = roughness^2; GGX with visible-normal
+  sampling on both sides (roughconductor, roughdielectric). Below roughness 0.0316 raystream is
+  smooth, so the twin is the smooth model. Anisotropic roughness has no twin: the two renderers
+  build different tangent frames on spheres and flat shapes;
+- conductor: eta and k as RGB; an artist colour c becomes eta = 1, k = 2 sqrt(c / (1 - c)) as in
+  src/host/material.c, a named metal the same RGB table;
+- plastic: Mitsuba's `plastic` with nonlinear = true is the same smooth model; a rough coat has
+  no twin (Mitsuba's roughplastic computes the coat's transmission differently);
 - meshes and quads are flat-shaded (face_normals): raystream shades with geometric normals;
   quads are split into the same two triangles (v0 v1 v2) and (v0 v2 v3);
 - the box filter with one jittered sample per pixel sample, as raystream's generate stage;
@@ -89,6 +97,34 @@ def rgb(value):
     return {"type": "rgb", "value": [float(c) for c in value]}
 
 
+# the RGB complex indices of src/host/material.c's named metals
+METALS = {
+    "Ag": ([0.155265, 0.116723, 0.138342], [4.82835, 3.12225, 2.14696]),
+    "Al": ([1.65746, 0.880369, 0.521229], [9.22387, 6.26952, 4.837]),
+    "Au": ([0.143119, 0.374957, 1.44248], [3.98316, 2.38572, 1.60322]),
+    "Cu": ([0.200438, 0.924033, 1.10221], [3.91295, 2.45285, 2.14219]),
+}
+SMOOTH_ALPHA = 1e-3  # src/kernel/microfacet.h, RS_GGX_SMOOTH_ALPHA
+
+
+def alpha_of(m):
+    """GGX alpha of a raystream material, or None when it is smooth."""
+    if "roughness_u" in m and m["roughness_u"] != m["roughness_v"]:
+        raise ReferenceUnsupported(f"material {m['name']!r}: anisotropic roughness")
+    r = m.get("roughness", m.get("roughness_u", 0.0))
+    alpha = float(r) * float(r)
+    return alpha if alpha >= SMOOTH_ALPHA else None
+
+
+def conductor_index(m):
+    if "metal" in m:
+        return METALS[m["metal"]]
+    if "eta" in m:
+        return m["eta"], m["k"]
+    colour = [min(max(float(c), 0.0), 0.9999) for c in m.get("color", [1, 1, 1])]
+    return [1.0, 1.0, 1.0], [2.0 * math.sqrt(c / (1.0 - c)) for c in colour]
+
+
 def material_twins(materials):
     """name -> (bsdf dict, emitter dict or None)."""
     twins = {}
@@ -99,9 +135,25 @@ def material_twins(materials):
         elif kind == "mirror":
             bsdf = {"type": "twosided", "bsdf": {"type": "conductor", "material": "none",
                                                  "specular_reflectance": rgb(m.get("color", [1, 1, 1]))}}
+        elif kind == "conductor":
+            eta, k = conductor_index(m)
+            alpha = alpha_of(m)
+            inner = {"type": "conductor", "eta": rgb(eta), "k": rgb(k)}
+            if alpha is not None:
+                inner.update(type="roughconductor", distribution="ggx", alpha=alpha)
+            bsdf = {"type": "twosided", "bsdf": inner}
         elif kind == "dielectric":
             bsdf = {"type": "dielectric", "int_ior": float(m.get("ior", 1.5)), "ext_ior": 1.0,
                     "specular_transmittance": rgb(m.get("color", [1, 1, 1]))}
+            alpha = alpha_of(m)
+            if alpha is not None:
+                bsdf.update(type="roughdielectric", distribution="ggx", alpha=alpha)
+        elif kind == "plastic":
+            if alpha_of(m) is not None:
+                raise ReferenceUnsupported(f"material {m['name']!r}: rough plastic")
+            bsdf = {"type": "twosided", "bsdf": {"type": "plastic", "int_ior": float(m.get("ior", 1.5)),
+                                                 "ext_ior": 1.0, "nonlinear": True,
+                                                 "diffuse_reflectance": rgb(m.get("color", [0.5, 0.5, 0.5]))}}
         elif kind == "emissive":
             bsdf = {"type": "diffuse", "reflectance": rgb([0, 0, 0])}
         else:
