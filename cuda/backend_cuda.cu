@@ -39,6 +39,7 @@ typedef struct RsCudaBackend {
     RsCudaAccel accel;
     RsPrim* prims;
     RsMaterial* materials;
+    RsShading* shading; /* NULL when the scene has no vertex normals */
     RsFloat4* lights;
     RsKernelParams kp; /* device pointers */
 
@@ -207,6 +208,7 @@ static void cuda_destroy(RsBackend* base)
     rs_cuda_accel_free(&b->accel);
     cudaFree(b->prims);
     cudaFree(b->materials);
+    cudaFree(b->shading);
     cudaFree(b->lights);
     if (b->stream)
         cudaStreamDestroy(b->stream);
@@ -235,12 +237,14 @@ static int cuda_set_scene(RsBackend* base, const RsSceneView* scene, RsError* er
     RS_CUDA(&b->ctx, rs_cuda_accel_upload(&scene->accel, &b->accel));
     if (upload(b, &b->prims, scene->prims, scene->prim_count) ||
         upload(b, &b->materials, scene->materials, scene->material_count) ||
+        upload(b, &b->shading, scene->shading, scene->shading ? scene->prim_count : 0) ||
         upload(b, &b->lights, scene->lights, scene->light_count))
         return -1;
     b->kp.scene = *scene;
     b->kp.scene.accel = b->accel.view;
     b->kp.scene.prims = b->prims;
     b->kp.scene.materials = b->materials;
+    b->kp.scene.shading = b->shading;
     b->kp.scene.lights = b->lights;
     /* what is left for wave buffers, keeping a margin for the film, CUB and the driver */
     size_t free_bytes = 0, total = 0;

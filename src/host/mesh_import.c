@@ -16,8 +16,10 @@
  * allocates for the counts before reading the data.
  *
  * Stream records: 'M' name_length name kd[3] ke[3] (a material of the file, numbered in order);
- * 'T' material_number v0[3] v1[3] v2[3] (a triangle, in the file's own space); 'X' length text
- * (assimp's error); 'Z' (done).
+ * 'T' material_number v0[3] v1[3] v2[3] (a triangle, in the file's own space); 'N' like 'T'
+ * followed by n0[3] n1[3] n2[3] (a triangle with the file's vertex normals); 'X' length text
+ * (assimp's error); 'Z' (done). Vertex normals are the file's own: a mesh without them (an OBJ
+ * without vn) stays flat, as its author made it.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "mesh_import.h"
@@ -173,7 +175,7 @@ static int child_import(const char* path, FILE* out)
             const struct aiFace* face = &mesh->mFaces[f];
             if (face->mNumIndices != 3)
                 continue; /* points and lines left over from triangulation */
-            float v[9];
+            float v[18];
             int ok = 1;
             for (int k = 0; k < 3; ++k) {
                 unsigned index = face->mIndices[k];
@@ -182,12 +184,16 @@ static int child_import(const char* path, FILE* out)
                     break;
                 const struct aiVector3D* p = &mesh->mVertices[index];
                 v[3 * k] = p->x, v[3 * k + 1] = p->y, v[3 * k + 2] = p->z;
+                if (mesh->mNormals) {
+                    const struct aiVector3D* n = &mesh->mNormals[index];
+                    v[9 + 3 * k] = n->x, v[9 + 3 * k + 1] = n->y, v[9 + 3 * k + 2] = n->z;
+                }
             }
             if (!ok)
                 continue; /* an index past the vertex array: skip the face */
-            put(out, "T", 1);
+            put(out, mesh->mNormals ? "N" : "T", 1);
             put_u32(out, material);
-            put(out, v, sizeof v);
+            put(out, v, mesh->mNormals ? sizeof v : sizeof v / 2);
         }
     }
     aiReleaseImport(ai);
@@ -326,10 +332,10 @@ static int read_records(Reader* r, RsScene* scene, const char* path, const char*
                 status = -1;
                 break;
             }
-        } else if (tag == 'T') {
+        } else if (tag == 'T' || tag == 'N') {
             uint32_t m;
-            float v[9];
-            if (take(r, &m, 4) || take(r, v, sizeof v))
+            float v[18];
+            if (take(r, &m, 4) || take(r, v, tag == 'N' ? sizeof v : sizeof v / 2))
                 break;
             if (m >= material_count) {
                 status = rs_error_set(err, "%s: cannot import '%s': a face names material %u of %u", where, path, m,
@@ -348,7 +354,11 @@ static int read_records(Reader* r, RsScene* scene, const char* path, const char*
                     break;
                 }
             }
-            if (status || rs_scene_add_triangle(scene, p[0], p[1], p[2], (uint32_t)materials[m], err)) {
+            RsVec3 n[3];
+            for (int k = 0; k < 3 && tag == 'N'; ++k)
+                n[k] = rs_transform_normal(xf, rs_vec3(v[9 + 3 * k], v[9 + 3 * k + 1], v[9 + 3 * k + 2]));
+            if (status || rs_scene_add_triangle_shaded(scene, p[0], p[1], p[2], tag == 'N' ? n : NULL,
+                                                       (uint32_t)materials[m], err)) {
                 status = -1;
                 break;
             }

@@ -37,6 +37,7 @@ void rs_scene_free(RsScene* scene)
     rs_name_index_free(&scene->material_index);
     rs_array_free(&scene->materials);
     rs_array_free(&scene->prims);
+    rs_array_free(&scene->shading);
     rs_accel_free(&scene->accel);
     free(scene->lights);
     free(scene->file);
@@ -71,7 +72,39 @@ int32_t rs_scene_add_material(RsScene* scene, const char* name, RsMaterial m, Rs
     return (int32_t)position;
 }
 
-int rs_scene_add_triangle(RsScene* scene, RsVec3 v0, RsVec3 v1, RsVec3 v2, uint32_t material, RsError* err)
+/* Pushes p with its shading entry. The shading array is created (zeros for every primitive so
+ * far) only when the first primitive with vertex normals arrives, so scenes without any pay
+ * nothing. */
+static int push_prim(RsScene* scene, RsPrim p, const RsShading* shading, RsError* err)
+{
+    static const RsShading flat;
+    /* shading.count is 0 or prims.count; room first, so that the two stay in step */
+    int tracked = shading != NULL || scene->shading.count > 0;
+    if (tracked && rs_array_reserve(&scene->shading, scene->prims.count + 1 - scene->shading.count, err))
+        return -1;
+    if (rs_array_push(&scene->prims, p, err))
+        return -1;
+    if (tracked) {
+        while (scene->shading.count < scene->prims.count - 1)
+            scene->shading.data[scene->shading.count++] = flat;
+        scene->shading.data[scene->shading.count++] = shading ? *shading : flat;
+    }
+    return 0;
+}
+
+/* Vertex normals that can shade: finite and not zero; otherwise the triangle is flat. */
+static int usable_normals(const RsVec3* n)
+{
+    for (int k = 0; k < 3; ++k) {
+        float len2 = rs_dot(n[k], n[k]);
+        if (!(len2 > 1e-12f && len2 < 1e30f))
+            return 0;
+    }
+    return 1;
+}
+
+int rs_scene_add_triangle_shaded(RsScene* scene, RsVec3 v0, RsVec3 v1, RsVec3 v2, const RsVec3* n,
+                                 uint32_t material, RsError* err)
 {
     RsVec3 e1 = rs_sub(v1, v0), e2 = rs_sub(v2, v0);
     if (rs_length(rs_cross(e1, e2)) == 0.0f) {
@@ -82,7 +115,18 @@ int rs_scene_add_triangle(RsScene* scene, RsVec3 v0, RsVec3 v1, RsVec3 v2, uint3
     p.a = rs_pack(v0, rs_uint_as_float(material));
     p.b = rs_pack(e1, 0.0f);
     p.c = rs_pack(e2, rs_uint_as_float(RS_PRIM_TRIANGLE));
-    return rs_array_push(&scene->prims, p, err);
+    if (!n || !usable_normals(n))
+        return push_prim(scene, p, NULL, err);
+    RsShading s;
+    s.a = rs_pack(rs_normalize(n[0]), 0.0f);
+    s.b = rs_pack(rs_normalize(n[1]), 0.0f);
+    s.c = rs_pack(rs_normalize(n[2]), 0.0f);
+    return push_prim(scene, p, &s, err);
+}
+
+int rs_scene_add_triangle(RsScene* scene, RsVec3 v0, RsVec3 v1, RsVec3 v2, uint32_t material, RsError* err)
+{
+    return rs_scene_add_triangle_shaded(scene, v0, v1, v2, NULL, material, err);
 }
 
 int rs_scene_add_sphere(RsScene* scene, RsVec3 centre, float radius, uint32_t material, RsError* err)
@@ -91,7 +135,7 @@ int rs_scene_add_sphere(RsScene* scene, RsVec3 centre, float radius, uint32_t ma
     p.a = rs_pack(centre, rs_uint_as_float(material));
     p.b = rs_float4(radius, 0.0f, 0.0f, 0.0f);
     p.c = rs_float4(0.0f, 0.0f, 0.0f, rs_uint_as_float(RS_PRIM_SPHERE));
-    return rs_array_push(&scene->prims, p, err);
+    return push_prim(scene, p, NULL, err);
 }
 
 static float prim_area(const RsPrim* p)
@@ -196,6 +240,7 @@ RsSceneView rs_scene_view(const RsScene* scene)
     v.accel = scene->accel.view;
     v.prims = scene->prims.data;
     v.materials = scene->materials.data;
+    v.shading = scene->shading.count ? scene->shading.data : NULL;
     v.lights = scene->lights;
     v.prim_count = (uint32_t)scene->prims.count;
     v.material_count = (uint32_t)scene->materials.count;

@@ -42,6 +42,7 @@ typedef struct RsScene {
     RS_ARRAY(char*) material_names;
     RsNameIndex material_index; /* name -> material */
     RS_ARRAY(RsPrim) prims;
+    RS_ARRAY(RsShading) shading; /* empty, or one per primitive once any has vertex normals */
     uint32_t skipped_degenerate; /* zero-area triangles dropped while adding */
 
     RsAccelOptions accel_options; /* what rs_scene_build builds (rs_accel_options_default) */
@@ -65,6 +66,9 @@ int32_t rs_scene_add_material(RsScene* scene, const char* name, RsMaterial m, Rs
 int32_t rs_scene_find_material(const RsScene* scene, const char* name);
 
 int rs_scene_add_triangle(RsScene* scene, RsVec3 v0, RsVec3 v1, RsVec3 v2, uint32_t material, RsError* err);
+/* A triangle with unit vertex normals n[0..2] at v0, v1, v2 (smooth shading); n may be NULL. */
+int rs_scene_add_triangle_shaded(RsScene* scene, RsVec3 v0, RsVec3 v1, RsVec3 v2, const RsVec3* n,
+                                 uint32_t material, RsError* err);
 int rs_scene_add_sphere(RsScene* scene, RsVec3 centre, float radius, uint32_t material, RsError* err);
 
 /* Acceleration structure (scene->accel_options) and light table. Fails on an empty scene. */

@@ -68,3 +68,17 @@ RsVec3 rs_transform_point(const RsTransform* t, RsVec3 p)
                    t->m[1][0] * p.x + t->m[1][1] * p.y + t->m[1][2] * p.z + t->m[1][3],
                    t->m[2][0] * p.x + t->m[2][1] * p.y + t->m[2][2] * p.z + t->m[2][3]);
 }
+
+RsVec3 rs_transform_normal(const RsTransform* t, RsVec3 n)
+{
+    /* cofactor matrix of the 3x3 part: det(M) M^-T, computed without dividing by det */
+    const float(*m)[4] = t->m;
+    float c[3][3];
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+            int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+            c[i][j] = m[i1][j1] * m[i2][j2] - m[i1][j2] * m[i2][j1];
+        }
+    return rs_vec3(c[0][0] * n.x + c[0][1] * n.y + c[0][2] * n.z, c[1][0] * n.x + c[1][1] * n.y + c[1][2] * n.z,
+                   c[2][0] * n.x + c[2][1] * n.y + c[2][2] * n.z);
+}

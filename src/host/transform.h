@@ -21,5 +21,9 @@ RsTransform rs_transform_rotate(float angle_degrees, RsVec3 axis);
 /* a after b: (a * b) p = a(b(p)) */
 RsTransform rs_transform_compose(const RsTransform* a, const RsTransform* b);
 RsVec3 rs_transform_point(const RsTransform* t, RsVec3 p);
+/* A surface normal under t, not normalized: the cofactor matrix of t's linear part times n, so
+ * that it turns exactly as the cross product of two transformed edges does (mirroring
+ * transforms flip both). */
+RsVec3 rs_transform_normal(const RsTransform* t, RsVec3 n);
 
 #endif /* RS_HOST_TRANSFORM_H */

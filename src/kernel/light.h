@@ -81,6 +81,9 @@ RS_FN int rs_light_sample(const RsSceneView* s, RsVec3 from, float u_pick, float
     float select_pdf = light.z;
     if (prim_index == RS_LIGHT_ENVIRONMENT) {
         ls->at_infinity = 1;
+        /* no point; filled so that no caller can read an undefined one */
+        ls->point.p = ls->point.n = ls->point.error = rs_vec3_splat(0.0f);
+        ls->point.prim = ls->point.skip = RS_NO_HIT;
         ls->dir = rs_sample_uniform_sphere(u1, u2);
         ls->radiance = rs_env_radiance(&s->env, ls->dir);
         ls->pdf = select_pdf * RS_INV_4PI;

@@ -23,6 +23,11 @@
  *     complex index eta + i k (scene.c converts artist colours). Plastic keeps its coat's
  *     diffuse reflectances from inside and outside in c.x and c.y (bsdf_plastic.h). alpha = roughness^2; alpha below
  *     RS_GGX_SMOOTH_ALPHA (microfacet.h) is a perfectly smooth surface.
+ *   RsShading:         a, b, c = the unit vertex normals n0, n1, n2 of a triangle (at v0, v1, v2)
+ *                      | w reserved (0; texture coordinates will go there)
+ *     one per primitive, in the scene's array `shading`, which exists only when some mesh
+ *     brought vertex normals; a zero n0 marks a primitive without them (spheres, quads, flat
+ *     meshes), shaded with its geometric normal.
  *   light entry:       x = prim index bits (RS_LIGHT_ENVIRONMENT for the sky)
  *                      y = cumulative selection probability up to and including this light
  *                      z = selection probability, w = area (0 for the environment)
@@ -60,7 +65,12 @@ typedef struct RsMaterial {
     RsFloat4 a, b, c, d;
 } RsMaterial;
 
+typedef struct RsShading {
+    RsFloat4 a, b, c;
+} RsShading;
+
 RS_STATIC_ASSERT(sizeof(RsPrim) == 48, "RsPrim is three 16-byte blocks");
+RS_STATIC_ASSERT(sizeof(RsShading) == 48, "RsShading is three 16-byte blocks");
 RS_STATIC_ASSERT(sizeof(RsMaterial) == 64, "RsMaterial is four 16-byte blocks");
 
 typedef struct RsEnvironment {

@@ -14,6 +14,7 @@ typedef struct RsSceneView {
     RsAccelView accel;
     const RsPrim* prims; /* in scene order: what hits, lights and shading refer to */
     const RsMaterial* materials;
+    const RsShading* shading; /* per primitive, or NULL when no primitive has vertex normals */
     const RsFloat4* lights;
     uint32_t prim_count, material_count, light_count, pad_;
     RsEnvironment env;

@@ -52,7 +52,8 @@ RS_FN void rs_add_path_radiance(const RsKernelParams* kp, uint32_t slot, RsVec3 
 
 /* Next-event estimation from surface point sp. Returns 1 and fills *shadow when there is light
  * to test. */
-RS_FN int rs_shade_next_event(const RsKernelParams* kp, const RsMaterial* mat, const RsSurfacePoint* sp, RsVec3 wo,
+RS_FN int rs_shade_next_event(const RsKernelParams* kp, const RsMaterial* mat, const RsSurfacePoint* sp, RsVec3 ns,
+                              RsVec3 wo,
                               RsVec3 throughput, uint32_t key, uint32_t depth, int use_mis, uint32_t slot,
                               RsShadowRow* shadow)
 {
@@ -61,7 +62,7 @@ RS_FN int rs_shade_next_event(const RsKernelParams* kp, const RsMaterial* mat, c
                          rs_rng(key, depth, RS_DIM_LIGHT_U), rs_rng(key, depth, RS_DIM_LIGHT_V), &ls))
         return 0;
     float bsdf_pdf;
-    RsVec3 f = rs_bsdf_eval(mat, sp->n, wo, ls.dir, &bsdf_pdf);
+    RsVec3 f = rs_bsdf_eval(mat, sp->n, ns, wo, ls.dir, &bsdf_pdf);
     if (rs_is_black(f))
         return 0;
     float weight = use_mis ? rs_power_heuristic(ls.pdf, bsdf_pdf) : 1.0f;
@@ -105,6 +106,7 @@ RS_FN uint32_t rs_stage_shade(const RsKernelParams* kp, uint32_t row, RsShadowRo
     const RsPrim* prim = &scene->prims[prim_index];
     const RsMaterial* mat = &scene->materials[rs_prim_material(prim)];
     RsSurfacePoint sp = rs_surface_at_hit(prim, prim_index, rs_xyz(origin4), dir, hit4);
+    RsVec3 ns = rs_shading_normal(scene->shading, prim_index, hit4.y, hit4.z, sp.n);
     RsVec3 wo = rs_neg(dir);
 
     RsVec3 emitted = rs_emitted(mat, sp.n, wo);
@@ -120,7 +122,7 @@ RS_FN uint32_t rs_stage_shade(const RsKernelParams* kp, uint32_t row, RsShadowRo
     int is_last = depth == kp->max_depth;
     uint32_t result = RS_SHADE_TERMINATE;
     if (rs_bsdf_has_smooth_density(mat) &&
-        rs_shade_next_event(kp, mat, &sp, wo, throughput, key, depth, is_path && !is_last, slot, shadow))
+        rs_shade_next_event(kp, mat, &sp, ns, wo, throughput, key, depth, is_path && !is_last, slot, shadow))
         result |= RS_SHADE_SHADOW;
 
     /* Whitted ends where next-event estimation was possible, and so does a path at its last
@@ -131,7 +133,7 @@ RS_FN uint32_t rs_stage_shade(const RsKernelParams* kp, uint32_t row, RsShadowRo
         return result;
 
     RsBsdfSample bs;
-    if (!rs_bsdf_sample(mat, sp.n, wo, rs_rng(key, depth, RS_DIM_BSDF_U), rs_rng(key, depth, RS_DIM_BSDF_V),
+    if (!rs_bsdf_sample(mat, sp.n, ns, wo, rs_rng(key, depth, RS_DIM_BSDF_U), rs_rng(key, depth, RS_DIM_BSDF_V),
                         rs_rng(key, depth, RS_DIM_BSDF_LOBE), &bs))
         return result;
     if (delta_only && bs.pdf > 0.0f)

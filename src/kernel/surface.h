@@ -118,6 +118,27 @@ RS_FN RsSurfacePoint rs_surface_at_hit(const RsPrim* prim, uint32_t index, RsVec
     return rs_surface_on_triangle(prim, index, hit.y, hit.z);
 }
 
+/* The shading normal at barycentrics (b1, b2) of primitive `index`: its vertex normals
+ * interpolated (Phong), turned to the geometric normal's side, so that the two agree on which
+ * side is the front; the geometric normal ng where there are no vertex normals or they cancel.
+ * Only shading uses it: rays leave along the geometric normal's offset (above), and bsdf.h keeps
+ * light from leaking through where the two normals disagree. */
+RS_FN RsVec3 rs_shading_normal(const RsShading* shading, uint32_t index, float b1, float b2, RsVec3 ng)
+{
+    if (!shading)
+        return ng;
+    const RsShading* s = &shading[index];
+    RsVec3 n0 = rs_xyz(s->a);
+    if (rs_is_black(n0))
+        return ng;
+    RsVec3 n = rs_add(rs_add(rs_scale(n0, 1.0f - b1 - b2), rs_scale(rs_xyz(s->b), b1)), rs_scale(rs_xyz(s->c), b2));
+    float len2 = rs_dot(n, n);
+    if (!(len2 > 1e-12f))
+        return ng;
+    n = rs_scale(n, 1.0f / sqrtf(len2));
+    return rs_dot(n, ng) < 0.0f ? rs_neg(n) : n;
+}
+
 /* The neighbouring float in the direction of `sign` (away from zero for a positive sign on a
  * positive x, and so on); infinities and NaN are returned unchanged. */
 RS_FN float rs_next_float(float x, float sign)

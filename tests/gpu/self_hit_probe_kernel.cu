@@ -41,6 +41,7 @@ extern "C" void gpu_probe_paths(const RsKernelParams* host_kp, uint32_t spp, uin
     kp.scene.prims = prims;
     kp.scene.materials = materials;
     kp.scene.lights = lights;
+    kp.scene.shading = NULL; /* the probe shades with geometric normals */
     uint32_t* d_counts;
     CUDA_OK(cudaMalloc(&d_counts, PROBE_COUNT * sizeof(uint32_t)));
     CUDA_OK(cudaMemset(d_counts, 0, PROBE_COUNT * sizeof(uint32_t)));

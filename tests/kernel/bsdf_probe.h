@@ -24,7 +24,7 @@ RS_FN BsdfProbeSample bsdf_probe_sample(const RsMaterial* m, RsVec3 n, RsVec3 wo
     uint32_t key = rs_rng_path_key(seed, i, 0);
     RsBsdfSample s;
     BsdfProbeSample out;
-    out.ok = rs_bsdf_sample(m, n, wo, rs_rng(key, 1, RS_DIM_BSDF_U), rs_rng(key, 1, RS_DIM_BSDF_V),
+    out.ok = rs_bsdf_sample(m, n, n, wo, rs_rng(key, 1, RS_DIM_BSDF_U), rs_rng(key, 1, RS_DIM_BSDF_V),
                             rs_rng(key, 1, RS_DIM_BSDF_LOBE), &s);
     out.wi = out.ok ? s.wi : rs_vec3_splat(0.0f);
     out.weight = out.ok ? s.weight : rs_vec3_splat(0.0f);
@@ -35,7 +35,7 @@ RS_FN BsdfProbeSample bsdf_probe_sample(const RsMaterial* m, RsVec3 n, RsVec3 wo
 RS_FN BsdfProbeEval bsdf_probe_eval(const RsMaterial* m, RsVec3 n, RsVec3 wo, RsVec3 wi)
 {
     BsdfProbeEval e;
-    e.f_cos = rs_bsdf_eval(m, n, wo, wi, &e.pdf);
+    e.f_cos = rs_bsdf_eval(m, n, n, wo, wi, &e.pdf);
     return e;
 }
 

@@ -75,7 +75,7 @@ RS_FN void rs_probe_path(const RsKernelParams* kp, uint32_t pixel, uint32_t samp
         if (rs_bsdf_has_smooth_density(mat) &&
             rs_light_sample(scene, sp.p, rs_rng(key, depth, RS_DIM_LIGHT_PICK), rs_rng(key, depth, RS_DIM_LIGHT_U),
                             rs_rng(key, depth, RS_DIM_LIGHT_V), &ls) &&
-            !rs_is_black(rs_bsdf_eval(mat, sp.n, wo, ls.dir, &pdf))) {
+            !rs_is_black(rs_bsdf_eval(mat, sp.n, sp.n, wo, ls.dir, &pdf))) {
             RsSpawnedRay ray;
             if (ls.at_infinity) {
                 ray.o = rs_spawn_origin(&sp, ls.dir);
@@ -94,7 +94,7 @@ RS_FN void rs_probe_path(const RsKernelParams* kp, uint32_t pixel, uint32_t samp
                 counts[PROBE_SHADOW_OWN_NOSKIP] += rs_probe_is_self_hit(scene, &sp, ray.dir, &h);
         }
         RsBsdfSample bs;
-        if (!rs_bsdf_sample(mat, sp.n, wo, rs_rng(key, depth, RS_DIM_BSDF_U), rs_rng(key, depth, RS_DIM_BSDF_V),
+        if (!rs_bsdf_sample(mat, sp.n, sp.n, wo, rs_rng(key, depth, RS_DIM_BSDF_U), rs_rng(key, depth, RS_DIM_BSDF_V),
                             rs_rng(key, depth, RS_DIM_BSDF_LOBE), &bs))
             return;
         o = rs_spawn_origin(&sp, bs.wi);

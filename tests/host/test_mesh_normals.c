@@ -1,0 +1,108 @@
+/* test_mesh_normals.c - vertex normals come through mesh import and transforms (host suite).
+ * Host C11 (POSIX).
+ *
+ * Writes, in a temporary directory, an OBJ with vn lines, the same OBJ without them, and an
+ * ASCII PLY with nx ny nz, and a scene placing them (the first with a non-uniform scale). Checks
+ * that the loaded scene has a shading entry per primitive, that each normal is the file's
+ * normal turned by the inverse transpose of the transform (normalized), and that a mesh without
+ * normals stays flat (a zero entry). A scene without any vertex normals has no shading array.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../src/host/scene_json.h"
+#include "../test.h"
+
+static void write_text(const char* dir, const char* name, const char* text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE* f = fopen(path, "w");
+    CHECK(f != NULL, "cannot write %s", path);
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+static const char* obj_with_normals = "v 0 0 0\nv 1 0 0\nv 0 1 0\n"
+                                      "vn 0.70710678 0 0.70710678\nvn 0 0 1\nvn 0 0.70710678 0.70710678\n"
+                                      "f 1//1 2//2 3//3\n";
+static const char* obj_flat = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
+static const char* ply_with_normals = "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\n"
+                                      "property float z\nproperty float nx\nproperty float ny\nproperty float nz\n"
+                                      "element face 1\nproperty list uchar int vertex_indices\nend_header\n"
+                                      "0 0 0 0 0 1\n1 0 0 0 0 1\n0 1 0 0.6 0 0.8\n3 0 1 2\n";
+
+static RsVec3 normal_of(const RsScene* s, size_t prim, int vertex)
+{
+    const RsShading* e = &s->shading.data[prim];
+    return rs_xyz(vertex == 0 ? e->a : vertex == 1 ? e->b : e->c);
+}
+
+static void check_normal(RsVec3 got, RsVec3 want, const char* what)
+{
+    want = rs_normalize(want);
+    CHECK(rs_length(rs_sub(got, want)) < 1e-5f, "%s: (%g, %g, %g), expected (%g, %g, %g)", what, got.x, got.y, got.z,
+          want.x, want.y, want.z);
+}
+
+static int load(const char* dir, const char* scene_text, RsScene* s)
+{
+    write_text(dir, "scene.json", scene_text);
+    char path[512];
+    snprintf(path, sizeof path, "%s/scene.json", dir);
+    RsError err = {{0}};
+    int status = rs_scene_load_json(path, NULL, s, &err);
+    CHECK(status == 0, "%s", err.message);
+    return status;
+}
+
+int main(void)
+{
+    char dir[] = "/tmp/raystream-normals-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp failed");
+    write_text(dir, "smooth.obj", obj_with_normals);
+    write_text(dir, "flat.obj", obj_flat);
+    write_text(dir, "smooth.ply", ply_with_normals);
+    const char* head = "{\"version\": 1, \"camera\": {\"eye\": [0, 0, 5], \"look_at\": [0, 0, 0], \"fov\": 40, "
+                       "\"resolution\": [8, 8]}, \"environment\": {\"type\": \"constant\", \"color\": [1, 1, 1]}, "
+                       "\"materials\": [{\"name\": \"w\", \"type\": \"diffuse\", \"albedo\": [0.5, 0.5, 0.5]}], ";
+    char text[2048];
+    snprintf(text, sizeof text,
+             "%s\"shapes\": [{\"type\": \"mesh\", \"file\": \"smooth.obj\", \"material\": \"w\", "
+             "\"transform\": {\"scale\": [2, 1, 1]}}, {\"type\": \"mesh\", \"file\": \"flat.obj\", \"material\": \"w\"}, "
+             "{\"type\": \"mesh\", \"file\": \"smooth.ply\", \"material\": \"w\"}]}",
+             head);
+    RsScene s;
+    if (load(dir, text, &s) == 0) {
+        CHECK(s.prims.count == 3 && s.shading.count == 3, "%zu primitives, %zu shading entries", s.prims.count,
+              s.shading.count);
+        if (s.shading.count == 3) {
+            /* scale (2, 1, 1): normals scale by (1/2, 1, 1), as the cofactor (1, 2, 2) does */
+            check_normal(normal_of(&s, 0, 0), rs_vec3(0.5f, 0.0f, 1.0f), "OBJ vertex 1 under scale");
+            check_normal(normal_of(&s, 0, 1), rs_vec3(0.0f, 0.0f, 1.0f), "OBJ vertex 2 under scale");
+            check_normal(normal_of(&s, 0, 2), rs_vec3(0.0f, 1.0f, 1.0f), "OBJ vertex 3 under scale");
+            CHECK(rs_is_black(normal_of(&s, 1, 0)), "the OBJ without vn got normals");
+            check_normal(normal_of(&s, 2, 2), rs_vec3(0.6f, 0.0f, 0.8f), "PLY vertex 3");
+        }
+        rs_scene_free(&s);
+    }
+    snprintf(text, sizeof text, "%s\"shapes\": [{\"type\": \"mesh\", \"file\": \"flat.obj\", \"material\": \"w\"}]}",
+             head);
+    if (load(dir, text, &s) == 0) {
+        CHECK(s.shading.count == 0, "a scene without vertex normals has %zu shading entries", s.shading.count);
+        rs_scene_free(&s);
+    }
+    const char* names[] = {"smooth.obj", "flat.obj", "smooth.ply", "scene.json"};
+    for (int i = 0; i < 4; ++i) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        unlink(path);
+    }
+    rmdir(dir);
+    return rs_test_finish("test_mesh_normals");
+}
