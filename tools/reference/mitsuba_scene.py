@@ -18,7 +18,8 @@ as raystream, so that the two images may differ only by noise:
   src/host/material.c, a named metal the same RGB table;
 - plastic: Mitsuba's `plastic` with nonlinear = true is the same smooth model; a rough coat has
   no twin (Mitsuba's roughplastic computes the coat's transmission differently);
-- meshes and quads are flat-shaded (face_normals): raystream shades with geometric normals;
+- meshes and quads are flat-shaded (face_normals), as raystream shades meshes without vertex
+  normals; a mesh file with vertex normals (which raystream interpolates) has no twin here;
   quads are split into the same two triangles (v0 v1 v2) and (v0 v2 v3);
 - the box filter with one jittered sample per pixel sample, as raystream's generate stage;
 - the sky gradient has no Mitsuba twin, so it is baked into an equirectangular map whose rows
@@ -169,6 +170,19 @@ def material_twins(materials):
     return twins
 
 
+def has_vertex_normals(path, ext):
+    """Whether a PLY header declares nx or an OBJ has vn lines: raystream shades those smoothly."""
+    with open(path, "rb") as f:
+        if ext == ".ply":
+            for line in f:
+                if line.strip() == b"end_header":
+                    return False
+                if line.split()[-1:] == [b"nx"]:
+                    return True
+            return False
+        return any(line.startswith(b"vn ") for line in f)
+
+
 def write_obj(path, vertices, faces):
     with open(path, "w") as f:
         for v in vertices:
@@ -201,6 +215,8 @@ def shape_twins(scene, scene_dir, twins, work_dir):
             ext = os.path.splitext(file)[1].lower()
             if ext not in (".ply", ".obj"):
                 raise ReferenceUnsupported(f"shapes[{i}]: mesh format {ext} (Mitsuba reads PLY and OBJ)")
+            if has_vertex_normals(file, ext):
+                raise ReferenceUnsupported(f"shapes[{i}]: vertex normals (the twin is flat-shaded)")
             entry.update({"type": ext[1:], "filename": file, "face_normals": True,
                           "to_world": mi.ScalarTransform4f(transform_matrix(s.get("transform")).tolist())})
         else:
