@@ -40,6 +40,7 @@ typedef struct RsCudaBackend {
     RsPrim* prims;
     RsMaterial* materials;
     RsShading* shading; /* NULL when the scene has no vertex normals */
+    RsPointLight* point_lights;
     RsFloat4* lights;
     RsKernelParams kp; /* device pointers */
 
@@ -209,6 +210,7 @@ static void cuda_destroy(RsBackend* base)
     cudaFree(b->prims);
     cudaFree(b->materials);
     cudaFree(b->shading);
+    cudaFree(b->point_lights);
     cudaFree(b->lights);
     if (b->stream)
         cudaStreamDestroy(b->stream);
@@ -238,6 +240,7 @@ static int cuda_set_scene(RsBackend* base, const RsSceneView* scene, RsError* er
     if (upload(b, &b->prims, scene->prims, scene->prim_count) ||
         upload(b, &b->materials, scene->materials, scene->material_count) ||
         upload(b, &b->shading, scene->shading, scene->shading ? scene->prim_count : 0) ||
+        upload(b, &b->point_lights, scene->point_lights, scene->point_light_count) ||
         upload(b, &b->lights, scene->lights, scene->light_count))
         return -1;
     b->kp.scene = *scene;
@@ -245,6 +248,7 @@ static int cuda_set_scene(RsBackend* base, const RsSceneView* scene, RsError* er
     b->kp.scene.prims = b->prims;
     b->kp.scene.materials = b->materials;
     b->kp.scene.shading = b->shading;
+    b->kp.scene.point_lights = b->point_lights;
     b->kp.scene.lights = b->lights;
     /* what is left for wave buffers, keeping a margin for the film, CUB and the driver */
     size_t free_bytes = 0, total = 0;

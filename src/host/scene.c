@@ -3,7 +3,8 @@
  * Light selection for next-event estimation is proportional to emitted power, as pbrt-v4's
  * PowerLightSampler: an area light emits phi = pi * area * luminance(L) (twice that if both
  * faces emit); the environment, seen from inside the scene's bounding sphere of radius R,
- * phi = 4 pi * pi R^2 * luminance(mean L) (pbrt-v4's UniformInfiniteLight::Phi).
+ * phi = 4 pi * pi R^2 * luminance(mean L) (pbrt-v4's UniformInfiniteLight::Phi); point and spot
+ * lights as point_light_power says.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "scene.h"
@@ -38,6 +39,7 @@ void rs_scene_free(RsScene* scene)
     rs_array_free(&scene->materials);
     rs_array_free(&scene->prims);
     rs_array_free(&scene->shading);
+    rs_array_free(&scene->point_lights);
     rs_accel_free(&scene->accel);
     free(scene->lights);
     free(scene->file);
@@ -138,6 +140,36 @@ int rs_scene_add_sphere(RsScene* scene, RsVec3 centre, float radius, uint32_t ma
     return push_prim(scene, p, NULL, err);
 }
 
+int rs_scene_add_point_light(RsScene* scene, RsVec3 position, RsVec3 intensity, RsError* err)
+{
+    RsPointLight l;
+    l.a = rs_pack(position, rs_uint_as_float(RS_POINT_LIGHT_POINT));
+    l.b = rs_pack(intensity, -1.0f);
+    l.c = rs_float4(0.0f, 0.0f, 1.0f, -1.0f);
+    return rs_array_push(&scene->point_lights, l, err);
+}
+
+int rs_scene_add_spot_light(RsScene* scene, RsVec3 position, RsVec3 axis, RsVec3 intensity, float cone_degrees,
+                            float delta_degrees, RsError* err)
+{
+    RsPointLight l;
+    float to_radians = RS_PI / 180.0f;
+    l.a = rs_pack(position, rs_uint_as_float(RS_POINT_LIGHT_SPOT));
+    l.b = rs_pack(intensity, cosf(cone_degrees * to_radians));
+    l.c = rs_pack(rs_normalize(axis), cosf((cone_degrees - delta_degrees) * to_radians));
+    return rs_array_push(&scene->point_lights, l, err);
+}
+
+/* Power of a point or spot light (pbrt-v4's Phi): 4 pi I, or 2 pi I times the cone's share
+ * of the sphere with the falloff band counted half. */
+static double point_light_power(const RsPointLight* l)
+{
+    double intensity = rs_luminance(rs_xyz(l->b));
+    if (rs_float_as_uint(l->a.w) == RS_POINT_LIGHT_SPOT)
+        return 2.0 * RS_PI * intensity * (1.0 - 0.5 * ((double)l->c.w + (double)l->b.w));
+    return 4.0 * RS_PI * intensity;
+}
+
 static float prim_area(const RsPrim* p)
 {
     if (rs_prim_type(p) == RS_PRIM_SPHERE)
@@ -162,6 +194,8 @@ static int build_lights(RsScene* scene, float scene_radius, RsError* err)
         count += rs_luminance(rs_material_emission(m)) > 0.0f;
     }
     count += env_lum > 0.0f;
+    for (size_t i = 0; i < scene->point_lights.count; ++i)
+        count += point_light_power(&scene->point_lights.data[i]) > 0.0;
     scene->light_count = count;
     scene->env_select_pdf = 0.0f;
     if (count == 0)
@@ -184,6 +218,14 @@ static int build_lights(RsScene* scene, float scene_radius, RsError* err)
         scene->lights[k] = rs_float4(rs_uint_as_float((uint32_t)i), 0.0f, 0.0f, area);
         total += power[k++];
     }
+    for (size_t i = 0; i < scene->point_lights.count; ++i) {
+        double phi = point_light_power(&scene->point_lights.data[i]);
+        if (!(phi > 0.0))
+            continue;
+        power[k] = phi;
+        scene->lights[k] = rs_float4(rs_uint_as_float(RS_LIGHT_POINT_BIT | (uint32_t)i), 0.0f, 0.0f, 0.0f);
+        total += power[k++];
+    }
     if (env_lum > 0.0f) {
         double r = scene_radius > 0.0f ? scene_radius : 1.0;
         power[k] = 4.0 * RS_PI * RS_PI * r * r * env_lum;
@@ -199,7 +241,7 @@ static int build_lights(RsScene* scene, float scene_radius, RsError* err)
         uint32_t prim = rs_float_as_uint(scene->lights[i].x);
         if (prim == RS_LIGHT_ENVIRONMENT)
             scene->env_select_pdf = (float)pdf;
-        else
+        else if (!(prim & RS_LIGHT_POINT_BIT))
             scene->prims.data[prim].b.w = (float)pdf / scene->lights[i].w;
     }
     free(power);
@@ -242,6 +284,8 @@ RsSceneView rs_scene_view(const RsScene* scene)
     v.materials = scene->materials.data;
     v.shading = scene->shading.count ? scene->shading.data : NULL;
     v.lights = scene->lights;
+    v.point_lights = scene->point_lights.count ? scene->point_lights.data : NULL;
+    v.point_light_count = (uint32_t)scene->point_lights.count;
     v.prim_count = (uint32_t)scene->prims.count;
     v.material_count = (uint32_t)scene->materials.count;
     v.light_count = scene->light_count;

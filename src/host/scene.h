@@ -43,6 +43,7 @@ typedef struct RsScene {
     RsNameIndex material_index; /* name -> material */
     RS_ARRAY(RsPrim) prims;
     RS_ARRAY(RsShading) shading; /* empty, or one per primitive once any has vertex normals */
+    RS_ARRAY(RsPointLight) point_lights;
     uint32_t skipped_degenerate; /* zero-area triangles dropped while adding */
 
     RsAccelOptions accel_options; /* what rs_scene_build builds (rs_accel_options_default) */
@@ -69,6 +70,12 @@ int rs_scene_add_triangle(RsScene* scene, RsVec3 v0, RsVec3 v1, RsVec3 v2, uint3
 /* A triangle with unit vertex normals n[0..2] at v0, v1, v2 (smooth shading); n may be NULL. */
 int rs_scene_add_triangle_shaded(RsScene* scene, RsVec3 v0, RsVec3 v1, RsVec3 v2, const RsVec3* n,
                                  uint32_t material, RsError* err);
+/* Lights without a surface: radiant intensity in W/sr per channel. A spot light shines along
+ * `axis` (need not be unit, must not be zero) with full intensity up to cone_degrees -
+ * delta_degrees from it and none beyond cone_degrees (0 < cone <= 90, 0 <= delta <= cone). */
+int rs_scene_add_point_light(RsScene* scene, RsVec3 position, RsVec3 intensity, RsError* err);
+int rs_scene_add_spot_light(RsScene* scene, RsVec3 position, RsVec3 axis, RsVec3 intensity, float cone_degrees,
+                            float delta_degrees, RsError* err);
 int rs_scene_add_sphere(RsScene* scene, RsVec3 centre, float radius, uint32_t material, RsError* err);
 
 /* Acceleration structure (scene->accel_options) and light table. Fails on an empty scene. */

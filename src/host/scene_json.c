@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "json_reader.h"
+#include "json_light.h"
 #include "json_material.h"
 #include "mesh_import.h"
 #include "safe_file.h"
@@ -375,7 +376,8 @@ static int read_array(const RsJsonReader* r, const cJSON* root, const char* key,
 
 static int read_root(const RsJsonReader* r, const cJSON* root)
 {
-    static const char* const keys[] = {"version", "camera", "render", "environment", "materials", "shapes", NULL};
+    static const char* const keys[] = {"version", "camera", "render", "environment", "materials", "shapes", "lights",
+                                       NULL};
     if (!cJSON_IsObject(root))
         return rs_json_fail(r, "", "a scene must be a JSON object");
     if (rs_json_check_keys(r, root, "", keys))
@@ -398,6 +400,8 @@ static int read_root(const RsJsonReader* r, const cJSON* root)
     if (env && read_environment(r, env))
         return -1;
     if (read_array(r, root, "materials", rs_json_read_material) || read_array(r, root, "shapes", read_shape))
+        return -1;
+    if (cJSON_GetObjectItemCaseSensitive(root, "lights") && read_array(r, root, "lights", rs_json_read_light))
         return -1;
     if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(root, "shapes")) == 0)
         return rs_json_fail(r, "shapes", "the scene is empty (no shapes)");

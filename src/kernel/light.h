@@ -1,10 +1,13 @@
-/* light.h - emitters: area lights (emissive primitives) and the environment.
+/* light.h - emitters: area lights (emissive primitives), point and spot lights, and the
+ * environment.
  *
  * Shared header (gcc C11, g++, nvcc). Next-event estimation picks one light by the
  * cumulative table built on the host (selection probability proportional to emitted power),
  * then a point uniformly by area on it (pdf 1/area), or for the environment a uniformly
  * distributed direction (pdf 1/(4 pi)). rs_light_pdf_* give the same densities, in solid angle,
- * for a direction that BSDF sampling found, which is what MIS needs.
+ * for a direction that BSDF sampling found, which is what MIS needs. Point and spot lights are
+ * delta lights: one direction, radiance I / d^2 (times the spot's falloff), found by NEE only,
+ * so their samples are marked `delta` and take no MIS weight.
  */
 #ifndef RS_KERNEL_LIGHT_H
 #define RS_KERNEL_LIGHT_H
@@ -18,6 +21,7 @@ typedef struct RsLightSample {
     RsVec3 radiance;      /* emitted radiance arriving along -dir */
     float pdf;            /* solid-angle density, selection included */
     int at_infinity;      /* the environment: a direction, no point */
+    int delta;            /* a point or spot light: no BSDF sample can find it, so no MIS */
     RsSurfacePoint point; /* the sampled point on an area light, with its error bound */
 } RsLightSample;
 
@@ -55,6 +59,19 @@ RS_FN float rs_light_pdf_prim(const RsPrim* p, RsVec3 from, RsVec3 light_point, 
 
 RS_FN float rs_light_pdf_env(const RsSceneView* s) { return s->env_select_pdf * RS_INV_4PI; }
 
+/* pbrt-v4's spot falloff: 1 inside the inner cone, 0 outside the cone, smoothstep between. */
+RS_FN float rs_spot_falloff(const RsPointLight* l, RsVec3 from_light)
+{
+    float cos_theta = rs_dot(from_light, rs_xyz(l->c));
+    float cos_end = l->b.w, cos_start = l->c.w;
+    if (cos_theta >= cos_start)
+        return 1.0f;
+    if (cos_theta <= cos_end)
+        return 0.0f;
+    float t = (cos_theta - cos_end) / (cos_start - cos_end);
+    return t * t * (3.0f - 2.0f * t);
+}
+
 /* Index of the first light whose cumulative probability exceeds u. */
 RS_FN uint32_t rs_light_pick(const RsSceneView* s, float u)
 {
@@ -79,6 +96,26 @@ RS_FN int rs_light_sample(const RsSceneView* s, RsVec3 from, float u_pick, float
     RsFloat4 light = s->lights[rs_light_pick(s, u_pick)];
     uint32_t prim_index = rs_float_as_uint(light.x);
     float select_pdf = light.z;
+    ls->delta = 0;
+    if (prim_index != RS_LIGHT_ENVIRONMENT && (prim_index & RS_LIGHT_POINT_BIT)) {
+        const RsPointLight* l = &s->point_lights[prim_index & ~RS_LIGHT_POINT_BIT];
+        RsVec3 to = rs_sub(rs_xyz(l->a), from);
+        float dist2 = rs_dot(to, to);
+        if (!(dist2 > 0.0f))
+            return 0;
+        ls->at_infinity = 0;
+        ls->delta = 1;
+        ls->dir = rs_scale(to, 1.0f / sqrtf(dist2));
+        float falloff = rs_float_as_uint(l->a.w) == RS_POINT_LIGHT_SPOT ? rs_spot_falloff(l, rs_neg(ls->dir)) : 1.0f;
+        ls->radiance = rs_scale(rs_xyz(l->b), falloff / dist2);
+        ls->pdf = select_pdf;
+        /* an exact point in space: no rounding error to step over, nothing there to skip */
+        ls->point.p = rs_xyz(l->a);
+        ls->point.n = rs_neg(ls->dir);
+        ls->point.error = rs_vec3_splat(0.0f);
+        ls->point.prim = ls->point.skip = RS_NO_HIT;
+        return !rs_is_black(ls->radiance);
+    }
     if (prim_index == RS_LIGHT_ENVIRONMENT) {
         ls->at_infinity = 1;
         /* no point; filled so that no caller can read an undefined one */

@@ -28,7 +28,13 @@
  *     one per primitive, in the scene's array `shading`, which exists only when some mesh
  *     brought vertex normals; a zero n0 marks a primitive without them (spheres, quads, flat
  *     meshes), shaded with its geometric normal.
- *   light entry:       x = prim index bits (RS_LIGHT_ENVIRONMENT for the sky)
+ *   RsPointLight:      a = position .xyz | type bits (RS_POINT_LIGHT_*)
+ *                      b = radiant intensity .rgb (W/sr) | spot: cos of the cone angle
+ *                      c = spot: unit axis .xyz | cos of the angle where the falloff starts
+ *     lights without a surface (pbrt-v4's PointLight and SpotLight): no ray can hit them, so
+ *     only next-event estimation finds them.
+ *   light entry:       x = prim index bits (RS_LIGHT_ENVIRONMENT for the sky; RS_LIGHT_POINT_BIT
+ *                          | index for point_lights[index])
  *                      y = cumulative selection probability up to and including this light
  *                      z = selection probability, w = area (0 for the environment)
  * Acceleration structures have their own arrays (accel.h); the scene's primitives stay in the
@@ -54,7 +60,10 @@ enum {
 
 enum { RS_ENV_CONSTANT = 0, RS_ENV_SKY = 1 };
 
+enum { RS_POINT_LIGHT_POINT = 0, RS_POINT_LIGHT_SPOT = 1 };
+
 #define RS_LIGHT_ENVIRONMENT 0xffffffffu
+#define RS_LIGHT_POINT_BIT 0x80000000u /* scenes hold fewer than 2^31 primitives (scene.c) */
 #define RS_NO_HIT 0xffffffffu
 
 typedef struct RsPrim {
@@ -69,7 +78,12 @@ typedef struct RsShading {
     RsFloat4 a, b, c;
 } RsShading;
 
+typedef struct RsPointLight {
+    RsFloat4 a, b, c;
+} RsPointLight;
+
 RS_STATIC_ASSERT(sizeof(RsPrim) == 48, "RsPrim is three 16-byte blocks");
+RS_STATIC_ASSERT(sizeof(RsPointLight) == 48, "RsPointLight is three 16-byte blocks");
 RS_STATIC_ASSERT(sizeof(RsShading) == 48, "RsShading is three 16-byte blocks");
 RS_STATIC_ASSERT(sizeof(RsMaterial) == 64, "RsMaterial is four 16-byte blocks");
 

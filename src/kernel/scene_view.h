@@ -16,7 +16,8 @@ typedef struct RsSceneView {
     const RsMaterial* materials;
     const RsShading* shading; /* per primitive, or NULL when no primitive has vertex normals */
     const RsFloat4* lights;
-    uint32_t prim_count, material_count, light_count, pad_;
+    const RsPointLight* point_lights;
+    uint32_t prim_count, material_count, light_count, point_light_count;
     RsEnvironment env;
     float env_select_pdf; /* probability that next-event estimation picks the environment */
     float pad2_[3];

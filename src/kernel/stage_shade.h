@@ -65,7 +65,7 @@ RS_FN int rs_shade_next_event(const RsKernelParams* kp, const RsMaterial* mat, c
     RsVec3 f = rs_bsdf_eval(mat, sp->n, ns, wo, ls.dir, &bsdf_pdf);
     if (rs_is_black(f))
         return 0;
-    float weight = use_mis ? rs_power_heuristic(ls.pdf, bsdf_pdf) : 1.0f;
+    float weight = use_mis && !ls.delta ? rs_power_heuristic(ls.pdf, bsdf_pdf) : 1.0f;
     RsVec3 contribution = rs_scale(rs_mul(rs_mul(throughput, f), ls.radiance), weight / ls.pdf);
     RsSpawnedRay ray;
     if (ls.at_infinity) {

@@ -37,10 +37,12 @@ extern "C" void gpu_probe_paths(const RsKernelParams* host_kp, uint32_t spp, uin
     RsPrim* prims = upload(kp.scene.prims, kp.scene.prim_count);
     RsMaterial* materials = upload(kp.scene.materials, kp.scene.material_count);
     RsFloat4* lights = upload(kp.scene.lights, kp.scene.light_count);
+    RsPointLight* point_lights = upload(kp.scene.point_lights, kp.scene.point_light_count);
     kp.scene.accel = accel.view;
     kp.scene.prims = prims;
     kp.scene.materials = materials;
     kp.scene.lights = lights;
+    kp.scene.point_lights = point_lights;
     kp.scene.shading = NULL; /* the probe shades with geometric normals */
     uint32_t* d_counts;
     CUDA_OK(cudaMalloc(&d_counts, PROBE_COUNT * sizeof(uint32_t)));
@@ -54,4 +56,5 @@ extern "C" void gpu_probe_paths(const RsKernelParams* host_kp, uint32_t spp, uin
     CUDA_OK(cudaFree(prims));
     CUDA_OK(cudaFree(materials));
     CUDA_OK(cudaFree(lights));
+    CUDA_OK(cudaFree(point_lights));
 }

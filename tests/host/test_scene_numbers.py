@@ -49,6 +49,11 @@ BASE = {
          "transform": {"matrix": [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, -1.5, 0, 0, 0, 1]}},
         {"type": "mesh", "file": "tri.obj", "transform": {"scale": 0.5}},
     ],
+    "lights": [
+        {"type": "point", "position": [1, 3, 1], "intensity": [2, 2, 2]},
+        {"type": "spot", "position": [-1, 3, 0], "look_at": [0, 0, 0], "intensity": [5, 4, 3], "cone_angle": 40,
+         "cone_delta_angle": 10},
+    ],
 }
 ENV_CONSTANT = {"type": "constant", "color": [0.1, 0.1, 0.1]}
 

@@ -22,7 +22,8 @@ for scene in sorted(scenes_dir.glob("*.json")):
 # faults the schema can see (not: syntax, NaN/inf, dangling names, files, duplicate keys)
 for name in ["unknown_key", "wrong_type", "negative_radius", "fov_range", "ior", "empty", "missing_key",
              "version", "albedo_range", "not_object", "depth_range", "spp_integer", "roughness_range",
-             "roughness_both", "roughness_half", "metal_unknown", "conductor_two_colours", "conductor_eta_only"]:
+             "roughness_both", "roughness_half", "metal_unknown", "conductor_two_colours", "conductor_eta_only",
+             "spot_cone_range", "light_type", "light_intensity"]:
     if validator.is_valid(json.loads((bad_dir / f"{name}.json").read_text())):
         failures += 1
         print(f"FAIL the schema accepts bad/{name}.json")

@@ -25,7 +25,9 @@ as raystream, so that the two images may differ only by noise:
 - the sky gradient has no Mitsuba twin, so it is baked into an equirectangular map whose rows
   follow the elevation finely (the gradient does not depend on azimuth); that bake is the one
   approximation here, and it is far below the noise of the comparisons;
-- near/far clip planes are opened wide: raystream clips nothing.
+- near/far clip planes are opened wide: raystream clips nothing;
+- point lights are Mitsuba's point emitters with the same intensity; spot lights have no twin
+  (Mitsuba's falloff between beam_width and cutoff_angle is not pbrt-v4's smoothstep).
 A scene feature without a faithful twin raises ReferenceUnsupported naming the feature, rather
 than rendering something different.
 """
@@ -269,4 +271,9 @@ def mitsuba_dict(scene_path, width, height, spp, depth, work_dir):
     env = environment_twin(scene.get("environment"))
     if env:
         d["environment"] = env
+    for i, light in enumerate(scene.get("lights", [])):
+        if light["type"] != "point":  # Mitsuba's spot light falls off differently
+            raise ReferenceUnsupported(f"lights[{i}]: {light['type']} light")
+        d[f"light{i}"] = {"type": "point", "position": [float(c) for c in light["position"]],
+                          "intensity": rgb(light["intensity"])}
     return d
