@@ -16,10 +16,11 @@
  * allocates for the counts before reading the data.
  *
  * Stream records: 'M' name_length name kd[3] ke[3] (a material of the file, numbered in order);
- * 'T' material_number v0[3] v1[3] v2[3] (a triangle, in the file's own space); 'N' like 'T'
- * followed by n0[3] n1[3] n2[3] (a triangle with the file's vertex normals); 'X' length text
- * (assimp's error); 'Z' (done). Vertex normals are the file's own: a mesh without them (an OBJ
- * without vn) stays flat, as its author made it.
+ * 'T' material_number v0[3] v1[3] v2[3] flags, then n0[3] n1[3] n2[3] if flags has
+ * RS_SHADING_NORMALS and (u, v) of the three vertices if it has RS_SHADING_UVS (a triangle, in
+ * the file's own space); 'X' length text (assimp's error); 'Z' (done). Vertex normals and
+ * texture coordinates are the file's own: a mesh without normals (an OBJ without vn) stays
+ * flat, as its author made it.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "mesh_import.h"
@@ -175,7 +176,9 @@ static int child_import(const char* path, FILE* out)
             const struct aiFace* face = &mesh->mFaces[f];
             if (face->mNumIndices != 3)
                 continue; /* points and lines left over from triangulation */
-            float v[18];
+            float v[9], n[9], uv[6];
+            const struct aiVector3D* coords = mesh->mTextureCoords[0];
+            uint32_t flags = (mesh->mNormals ? RS_SHADING_NORMALS : 0u) | (coords ? RS_SHADING_UVS : 0u);
             int ok = 1;
             for (int k = 0; k < 3; ++k) {
                 unsigned index = face->mIndices[k];
@@ -185,15 +188,22 @@ static int child_import(const char* path, FILE* out)
                 const struct aiVector3D* p = &mesh->mVertices[index];
                 v[3 * k] = p->x, v[3 * k + 1] = p->y, v[3 * k + 2] = p->z;
                 if (mesh->mNormals) {
-                    const struct aiVector3D* n = &mesh->mNormals[index];
-                    v[9 + 3 * k] = n->x, v[9 + 3 * k + 1] = n->y, v[9 + 3 * k + 2] = n->z;
+                    const struct aiVector3D* vn = &mesh->mNormals[index];
+                    n[3 * k] = vn->x, n[3 * k + 1] = vn->y, n[3 * k + 2] = vn->z;
                 }
+                if (coords)
+                    uv[2 * k] = coords[index].x, uv[2 * k + 1] = coords[index].y;
             }
             if (!ok)
                 continue; /* an index past the vertex array: skip the face */
-            put(out, mesh->mNormals ? "N" : "T", 1);
+            put(out, "T", 1);
             put_u32(out, material);
-            put(out, v, mesh->mNormals ? sizeof v : sizeof v / 2);
+            put(out, v, sizeof v);
+            put_u32(out, flags);
+            if (flags & RS_SHADING_NORMALS)
+                put(out, n, sizeof n);
+            if (flags & RS_SHADING_UVS)
+                put(out, uv, sizeof uv);
         }
     }
     aiReleaseImport(ai);
@@ -332,10 +342,12 @@ static int read_records(Reader* r, RsScene* scene, const char* path, const char*
                 status = -1;
                 break;
             }
-        } else if (tag == 'T' || tag == 'N') {
-            uint32_t m;
-            float v[18];
-            if (take(r, &m, 4) || take(r, v, tag == 'N' ? sizeof v : sizeof v / 2))
+        } else if (tag == 'T') {
+            uint32_t m, flags;
+            float v[9], normal[9], uv[6];
+            if (take(r, &m, 4) || take(r, v, sizeof v) || take(r, &flags, 4) ||
+                ((flags & RS_SHADING_NORMALS) && take(r, normal, sizeof normal)) ||
+                ((flags & RS_SHADING_UVS) && take(r, uv, sizeof uv)))
                 break;
             if (m >= material_count) {
                 status = rs_error_set(err, "%s: cannot import '%s': a face names material %u of %u", where, path, m,
@@ -355,10 +367,11 @@ static int read_records(Reader* r, RsScene* scene, const char* path, const char*
                 }
             }
             RsVec3 n[3];
-            for (int k = 0; k < 3 && tag == 'N'; ++k)
-                n[k] = rs_transform_normal(xf, rs_vec3(v[9 + 3 * k], v[9 + 3 * k + 1], v[9 + 3 * k + 2]));
-            if (status || rs_scene_add_triangle_shaded(scene, p[0], p[1], p[2], tag == 'N' ? n : NULL,
-                                                       (uint32_t)materials[m], err)) {
+            for (int k = 0; k < 3 && (flags & RS_SHADING_NORMALS); ++k)
+                n[k] = rs_transform_normal(xf, rs_vec3(normal[3 * k], normal[3 * k + 1], normal[3 * k + 2]));
+            if (status || rs_scene_add_triangle_shaded(scene, p[0], p[1], p[2], (flags & RS_SHADING_NORMALS) ? n : NULL,
+                                                       (flags & RS_SHADING_UVS) ? uv : NULL, (uint32_t)materials[m],
+                                                       err)) {
                 status = -1;
                 break;
             }

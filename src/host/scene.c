@@ -9,6 +9,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "scene.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -105,7 +106,17 @@ static int usable_normals(const RsVec3* n)
     return 1;
 }
 
-int rs_scene_add_triangle_shaded(RsScene* scene, RsVec3 v0, RsVec3 v1, RsVec3 v2, const RsVec3* n,
+/* Texture coordinates that can be interpolated: finite and within +-1e6 (beyond, float spacing
+ * exceeds a texel of any texture raystream accepts); otherwise the triangle has none. */
+static int usable_uvs(const float* uv)
+{
+    for (int k = 0; k < 6; ++k)
+        if (!(fabsf(uv[k]) <= 1e6f))
+            return 0;
+    return 1;
+}
+
+int rs_scene_add_triangle_shaded(RsScene* scene, RsVec3 v0, RsVec3 v1, RsVec3 v2, const RsVec3* n, const float* uv,
                                  uint32_t material, RsError* err)
 {
     RsVec3 e1 = rs_sub(v1, v0), e2 = rs_sub(v2, v0);
@@ -117,18 +128,31 @@ int rs_scene_add_triangle_shaded(RsScene* scene, RsVec3 v0, RsVec3 v1, RsVec3 v2
     p.a = rs_pack(v0, rs_uint_as_float(material));
     p.b = rs_pack(e1, 0.0f);
     p.c = rs_pack(e2, rs_uint_as_float(RS_PRIM_TRIANGLE));
-    if (!n || !usable_normals(n))
+    uint32_t flags = 0;
+    RsVec3 normal[3] = {rs_vec3_splat(0.0f), rs_vec3_splat(0.0f), rs_vec3_splat(0.0f)};
+    float coords[6] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    if (n && usable_normals(n)) {
+        flags |= RS_SHADING_NORMALS;
+        for (int k = 0; k < 3; ++k)
+            normal[k] = rs_normalize(n[k]);
+    }
+    if (uv && usable_uvs(uv)) {
+        flags |= RS_SHADING_UVS;
+        memcpy(coords, uv, sizeof coords);
+    }
+    if (!flags)
         return push_prim(scene, p, NULL, err);
     RsShading s;
-    s.a = rs_pack(rs_normalize(n[0]), 0.0f);
-    s.b = rs_pack(rs_normalize(n[1]), 0.0f);
-    s.c = rs_pack(rs_normalize(n[2]), 0.0f);
+    s.a = rs_pack(normal[0], coords[0]);
+    s.b = rs_pack(normal[1], coords[2]);
+    s.c = rs_pack(normal[2], coords[4]);
+    s.d = rs_float4(coords[1], coords[3], coords[5], rs_uint_as_float(flags));
     return push_prim(scene, p, &s, err);
 }
 
 int rs_scene_add_triangle(RsScene* scene, RsVec3 v0, RsVec3 v1, RsVec3 v2, uint32_t material, RsError* err)
 {
-    return rs_scene_add_triangle_shaded(scene, v0, v1, v2, NULL, material, err);
+    return rs_scene_add_triangle_shaded(scene, v0, v1, v2, NULL, NULL, material, err);
 }
 
 int rs_scene_add_sphere(RsScene* scene, RsVec3 centre, float radius, uint32_t material, RsError* err)

@@ -67,8 +67,9 @@ int32_t rs_scene_add_material(RsScene* scene, const char* name, RsMaterial m, Rs
 int32_t rs_scene_find_material(const RsScene* scene, const char* name);
 
 int rs_scene_add_triangle(RsScene* scene, RsVec3 v0, RsVec3 v1, RsVec3 v2, uint32_t material, RsError* err);
-/* A triangle with unit vertex normals n[0..2] at v0, v1, v2 (smooth shading); n may be NULL. */
-int rs_scene_add_triangle_shaded(RsScene* scene, RsVec3 v0, RsVec3 v1, RsVec3 v2, const RsVec3* n,
+/* A triangle with vertex normals n[0..2] at v0, v1, v2 (smooth shading) and texture
+ * coordinates uv = (u0, v0, u1, v1, u2, v2); either may be NULL. */
+int rs_scene_add_triangle_shaded(RsScene* scene, RsVec3 v0, RsVec3 v1, RsVec3 v2, const RsVec3* n, const float* uv,
                                  uint32_t material, RsError* err);
 /* Lights without a surface: radiant intensity in W/sr per channel. A spot light shines along
  * `axis` (need not be unit, must not be zero) with full intensity up to cone_degrees -

@@ -24,10 +24,12 @@
  *     diffuse reflectances from inside and outside in c.x and c.y (bsdf_plastic.h). alpha = roughness^2; alpha below
  *     RS_GGX_SMOOTH_ALPHA (microfacet.h) is a perfectly smooth surface.
  *   RsShading:         a, b, c = the unit vertex normals n0, n1, n2 of a triangle (at v0, v1, v2)
- *                      | w reserved (0; texture coordinates will go there)
- *     one per primitive, in the scene's array `shading`, which exists only when some mesh
- *     brought vertex normals; a zero n0 marks a primitive without them (spheres, quads, flat
- *     meshes), shaded with its geometric normal.
+ *                                | texture coordinate u at that vertex
+ *                      d = texture coordinate v at v0, v1, v2 | flag bits (RS_SHADING_*)
+ *     one per primitive, in the scene's array `shading`, which exists only when some primitive
+ *     brought vertex normals or texture coordinates; without the flag a primitive is shaded with
+ *     its geometric normal, and a triangle without coordinates reads its texture at (0, 0).
+ *     Spheres map (u, v) = (longitude / 2 pi, 1 - colatitude / pi) from +x around +y.
  *   RsPointLight:      a = position .xyz | type bits (RS_POINT_LIGHT_*)
  *                      b = radiant intensity .rgb (W/sr) | spot: cos of the cone angle
  *                      c = spot: unit axis .xyz | cos of the angle where the falloff starts
@@ -74,8 +76,10 @@ typedef struct RsMaterial {
     RsFloat4 a, b, c, d;
 } RsMaterial;
 
+enum { RS_SHADING_NORMALS = 1, RS_SHADING_UVS = 2 };
+
 typedef struct RsShading {
-    RsFloat4 a, b, c;
+    RsFloat4 a, b, c, d;
 } RsShading;
 
 typedef struct RsPointLight {
@@ -84,7 +88,7 @@ typedef struct RsPointLight {
 
 RS_STATIC_ASSERT(sizeof(RsPrim) == 48, "RsPrim is three 16-byte blocks");
 RS_STATIC_ASSERT(sizeof(RsPointLight) == 48, "RsPointLight is three 16-byte blocks");
-RS_STATIC_ASSERT(sizeof(RsShading) == 48, "RsShading is three 16-byte blocks");
+RS_STATIC_ASSERT(sizeof(RsShading) == 64, "RsShading is four 16-byte blocks");
 RS_STATIC_ASSERT(sizeof(RsMaterial) == 64, "RsMaterial is four 16-byte blocks");
 
 typedef struct RsEnvironment {

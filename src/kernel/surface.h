@@ -128,9 +128,9 @@ RS_FN RsVec3 rs_shading_normal(const RsShading* shading, uint32_t index, float b
     if (!shading)
         return ng;
     const RsShading* s = &shading[index];
-    RsVec3 n0 = rs_xyz(s->a);
-    if (rs_is_black(n0))
+    if (!(rs_float_as_uint(s->d.w) & RS_SHADING_NORMALS))
         return ng;
+    RsVec3 n0 = rs_xyz(s->a);
     RsVec3 n = rs_add(rs_add(rs_scale(n0, 1.0f - b1 - b2), rs_scale(rs_xyz(s->b), b1)), rs_scale(rs_xyz(s->c), b2));
     float len2 = rs_dot(n, n);
     if (!(len2 > 1e-12f))

@@ -20,7 +20,9 @@ static void test_interpolation(void)
     s[0].a = rs_float4(0.0f, 0.0f, 1.0f, 0.0f);
     s[0].b = rs_float4(1.0f, 0.0f, 0.0f, 0.0f);
     s[0].c = rs_float4(0.0f, 1.0f, 0.0f, 0.0f);
-    s[1].a = s[1].b = s[1].c = rs_float4(0.0f, 0.0f, 0.0f, 0.0f); /* no vertex normals */
+    s[0].d = rs_float4(0.0f, 0.0f, 0.0f, rs_uint_as_float(RS_SHADING_NORMALS));
+    s[1].a = s[1].b = s[1].c = rs_float4(0.0f, 0.0f, 1.0f, 0.0f);
+    s[1].d = rs_float4(0.0f, 0.0f, 0.0f, rs_uint_as_float(RS_SHADING_UVS)); /* no vertex normals */
     RsVec3 ng = rs_vec3(0.0f, 0.0f, 1.0f);
     RsVec3 n = rs_shading_normal(s, 0, 0.0f, 0.0f, ng);
     CHECK(n.z == 1.0f && n.x == 0.0f, "at v0: (%g, %g, %g)", n.x, n.y, n.z);
@@ -33,6 +35,8 @@ static void test_interpolation(void)
     CHECK_NEAR(n.z, third, 1e-6);
     n = rs_shading_normal(s, 0, 0.0f, 0.0f, rs_neg(ng)); /* the winding says the front is -z */
     CHECK(n.z == -1.0f, "not turned to the geometric side: (%g, %g, %g)", n.x, n.y, n.z);
+    n = rs_shading_normal(s, 1, 0.2f, 0.3f, rs_vec3(1.0f, 0.0f, 0.0f));
+    CHECK(n.x == 1.0f, "without vertex normals: (%g, %g, %g)", n.x, n.y, n.z);
     n = rs_shading_normal(s, 1, 0.2f, 0.3f, ng);
     CHECK(n.z == 1.0f, "without vertex normals: (%g, %g, %g)", n.x, n.y, n.z);
     n = rs_shading_normal(NULL, 0, 0.2f, 0.3f, ng);

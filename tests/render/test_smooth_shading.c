@@ -47,8 +47,8 @@ static void build(RsScene* s, int kind, RsError* err)
                 RsVec3 p00 = sphere_point(b, k), p01 = sphere_point(b, k + 1);
                 RsVec3 p10 = sphere_point(b + 1, k), p11 = sphere_point(b + 1, k + 1);
                 RsVec3 n1[3] = {p00, p11, p10}, n2[3] = {p00, p01, p11};
-                rs_scene_add_triangle_shaded(s, p00, p11, p10, kind == 1 ? n1 : NULL, (uint32_t)white, err);
-                rs_scene_add_triangle_shaded(s, p00, p01, p11, kind == 1 ? n2 : NULL, (uint32_t)white, err);
+                rs_scene_add_triangle_shaded(s, p00, p11, p10, kind == 1 ? n1 : NULL, NULL, (uint32_t)white, err);
+                rs_scene_add_triangle_shaded(s, p00, p01, p11, kind == 1 ? n2 : NULL, NULL, (uint32_t)white, err);
             }
     }
     CHECK(rs_scene_build(s, err) == 0, "%s", err->message);
