@@ -41,6 +41,9 @@ typedef struct RsCudaBackend {
     RsMaterial* materials;
     RsShading* shading; /* NULL when the scene has no vertex normals */
     RsPointLight* point_lights;
+    RsUint4* texture_descriptors;
+    uint32_t* texels;
+    float* srgb_to_linear;
     RsFloat4* lights;
     RsKernelParams kp; /* device pointers */
 
@@ -211,6 +214,9 @@ static void cuda_destroy(RsBackend* base)
     cudaFree(b->materials);
     cudaFree(b->shading);
     cudaFree(b->point_lights);
+    cudaFree(b->texture_descriptors);
+    cudaFree(b->texels);
+    cudaFree(b->srgb_to_linear);
     cudaFree(b->lights);
     if (b->stream)
         cudaStreamDestroy(b->stream);
@@ -236,11 +242,29 @@ static int cuda_set_scene(RsBackend* base, const RsSceneView* scene, RsError* er
     if (rs_backend_config_check(&base->config, scene->accel.kind, err))
         return -1;
     rs_cuda_accel_free(&b->accel);
+    /* textures are the one part of a scene that can outgrow the GPU on their own: say so in
+     * their terms rather than as a failed cudaMalloc */
+    const RsTextureView* tex = &scene->textures;
+    uint64_t texel_count = 0;
+    for (uint32_t i = 0; i < tex->count; ++i) {
+        uint32_t w = tex->descriptors[i].y, h = tex->descriptors[i].z, levels = tex->descriptors[i].w & 0xffu;
+        for (uint32_t l = 0; l < levels; ++l, w = w > 1 ? w >> 1 : 1, h = h > 1 ? h >> 1 : 1)
+            texel_count += (uint64_t)w * h;
+    }
+    size_t free_before = 0, total_before = 0;
+    RS_CUDA(&b->ctx, cudaMemGetInfo(&free_before, &total_before));
+    if (texel_count * 4 > free_before)
+        return rs_error_set(err, "the scene's %u textures need %.1f MiB on the GPU, which has %.1f MiB free (of %.1f)",
+                            tex->count, (double)texel_count * 4.0 / 1048576.0, (double)free_before / 1048576.0,
+                            (double)total_before / 1048576.0);
     RS_CUDA(&b->ctx, rs_cuda_accel_upload(&scene->accel, &b->accel));
     if (upload(b, &b->prims, scene->prims, scene->prim_count) ||
         upload(b, &b->materials, scene->materials, scene->material_count) ||
         upload(b, &b->shading, scene->shading, scene->shading ? scene->prim_count : 0) ||
         upload(b, &b->point_lights, scene->point_lights, scene->point_light_count) ||
+        upload(b, &b->texture_descriptors, tex->descriptors, tex->count) ||
+        upload(b, &b->texels, tex->texels, (size_t)texel_count) ||
+        upload(b, &b->srgb_to_linear, tex->srgb_to_linear, tex->count ? 256 : 0) ||
         upload(b, &b->lights, scene->lights, scene->light_count))
         return -1;
     b->kp.scene = *scene;
@@ -249,6 +273,9 @@ static int cuda_set_scene(RsBackend* base, const RsSceneView* scene, RsError* er
     b->kp.scene.materials = b->materials;
     b->kp.scene.shading = b->shading;
     b->kp.scene.point_lights = b->point_lights;
+    b->kp.scene.textures.descriptors = b->texture_descriptors;
+    b->kp.scene.textures.texels = b->texels;
+    b->kp.scene.textures.srgb_to_linear = b->srgb_to_linear;
     b->kp.scene.lights = b->lights;
     /* what is left for wave buffers, keeping a margin for the film, CUB and the driver */
     size_t free_bytes = 0, total = 0;

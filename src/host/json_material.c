@@ -9,6 +9,7 @@
 #include "json_material.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "scene_json.h"
@@ -65,6 +66,43 @@ static int read_colour(const RsJsonReader* r, const cJSON* node, const char* pat
 {
     return rs_json_get_vec3(r, node, path, key, required, &d->colour) ||
            rs_json_check_colour_range(r, path, key, d->colour, 1.0f);
+}
+
+/* A colour that may be an image: [r, g, b], or {"texture": "file.png", "wrap": "repeat" or
+ * "clamp"}. The image is sRGB-encoded colour, as PNG and JPEG files are. */
+static int read_colour_or_texture(const RsJsonReader* r, const cJSON* node, const char* path, const char* key,
+                                  int required, RsMaterialDesc* d)
+{
+    const cJSON* value = cJSON_GetObjectItemCaseSensitive(node, key);
+    if (!cJSON_IsObject(value))
+        return read_colour(r, node, path, key, required, d);
+    char where[RS_PATH_MAX];
+    rs_json_join_key(where, path, key);
+    static const char* const keys[] = {"texture", "wrap", NULL};
+    const char* file = NULL;
+    const char* wrap = "repeat";
+    if (rs_json_check_keys(r, value, where, keys) || rs_json_get_string(r, value, where, "texture", 1, &file) ||
+        rs_json_get_string(r, value, where, "wrap", 0, &wrap))
+        return -1;
+    uint32_t flags = RS_TEXTURE_SRGB;
+    if (strcmp(wrap, "clamp") == 0) {
+        flags |= RS_TEXTURE_CLAMP;
+    } else if (strcmp(wrap, "repeat") != 0) {
+        char at[RS_PATH_MAX];
+        rs_json_join_key(at, where, "wrap");
+        return rs_json_fail(r, at, "must be \"repeat\" or \"clamp\" (got \"%s\")", wrap);
+    }
+    char full[4096], file_where[RS_PATH_MAX], message_where[RS_PATH_MAX + 512];
+    rs_json_join_key(file_where, where, "texture");
+    if (rs_json_resolve_path(r, file_where, file, full, sizeof full))
+        return -1;
+    snprintf(message_where, sizeof message_where, "%s: %s", r->file, file_where);
+    int32_t texture = rs_texture_load(&r->scene->textures, full, flags, message_where, r->err);
+    if (texture < 0)
+        return -1;
+    d->colour = rs_vec3_splat(1.0f);
+    d->colour_texture = (uint32_t)texture;
+    return 0;
 }
 
 /* A conductor's colour: "color" (normal-incidence reflectance), "metal" (a named metal) or
@@ -129,7 +167,7 @@ int rs_json_read_material(const RsJsonReader* r, const cJSON* node, const char* 
     if (strcmp(type, "diffuse") == 0) {
         static const char* const keys[] = {"name", "type", "albedo", "emission", "two_sided", NULL};
         d = rs_material_desc(RS_MAT_DIFFUSE);
-        status = rs_json_check_keys(r, node, path, keys) || read_colour(r, node, path, "albedo", 1, &d);
+        status = rs_json_check_keys(r, node, path, keys) || read_colour_or_texture(r, node, path, "albedo", 1, &d);
     } else if (strcmp(type, "mirror") == 0) {
         static const char* const keys[] = {"name", "type", "color", "emission", "two_sided", NULL};
         d = rs_material_desc(RS_MAT_MIRROR);
@@ -150,7 +188,7 @@ int rs_json_read_material(const RsJsonReader* r, const cJSON* node, const char* 
         static const char* const keys[] = {"name", "type", "color", "ior", "roughness", "roughness_u", "roughness_v",
                                            "emission", "two_sided", NULL};
         d = rs_material_desc(RS_MAT_PLASTIC);
-        status = rs_json_check_keys(r, node, path, keys) || read_colour(r, node, path, "color", 0, &d) ||
+        status = rs_json_check_keys(r, node, path, keys) || read_colour_or_texture(r, node, path, "color", 0, &d) ||
                  read_ior(r, node, path, &d) || read_roughness(r, node, path, &d);
     } else if (strcmp(type, "emissive") == 0) {
         static const char* const keys[] = {"name", "type", "emission", "two_sided", NULL};

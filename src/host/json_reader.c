@@ -221,3 +221,11 @@ int rs_json_check_length(const RsJsonReader* r, const char* path, const char* ke
         return rs_json_fail(r, where, "must be at least %g (got %g)", RS_SCENE_MIN_LENGTH, v);
     return 0;
 }
+
+int rs_json_resolve_path(const RsJsonReader* r, const char* where, const char* rel, char* out, size_t size)
+{
+    int n = rel[0] == '/' || !r->dir[0] ? snprintf(out, size, "%s", rel) : snprintf(out, size, "%s/%s", r->dir, rel);
+    if (n < 0 || (size_t)n >= size)
+        return rs_json_fail(r, where, "the path is too long (%d bytes once resolved; at most %zu)", n, size - 1);
+    return 0;
+}

@@ -49,4 +49,8 @@ int rs_json_check_colour_range(const RsJsonReader* r, const char* path, const ch
 /* A length that must be positive: in [RS_SCENE_MIN_LENGTH, RS_SCENE_MAX_MAGNITUDE]. */
 int rs_json_check_length(const RsJsonReader* r, const char* path, const char* key, double v);
 
+/* Files named in a scene are relative to the scene file's directory unless absolute. A path that
+ * does not fit is an error: cut short, it would name a different file. */
+int rs_json_resolve_path(const RsJsonReader* r, const char* where, const char* rel, char* out, size_t size);
+
 #endif /* RS_HOST_JSON_READER_H */

@@ -14,6 +14,7 @@ RsMaterialDesc rs_material_desc(uint32_t type)
     d.colour = rs_vec3_splat(type == RS_MAT_DIFFUSE || type == RS_MAT_PLASTIC ? 0.5f : 1.0f);
     d.ior = 1.5f;
     d.eta = rs_vec3_splat(1.0f);
+    d.colour_texture = RS_NO_TEXTURE;
     return d;
 }
 
@@ -60,6 +61,8 @@ RsMaterial rs_material_from_desc(const RsMaterialDesc* d)
     }
     m.c = rs_pack(eta, alpha_of(d->roughness_u));
     m.d = rs_pack(k, alpha_of(d->roughness_v));
+    float none = rs_uint_as_float(RS_NO_TEXTURE);
+    m.e = rs_float4(rs_uint_as_float(d->colour_texture), none, none, none);
     if (d->type == RS_MAT_PLASTIC) {
         /* bsdf_plastic.h: 1 - Fdr_in = (1 - Fdr_out) / eta^2 */
         double fdr_out = rs_fresnel_diffuse_reflectance(d->ior);

@@ -9,6 +9,7 @@
 #define RS_HOST_MATERIAL_H
 
 #include "../kernel/scene_data.h"
+#include "../kernel/texture.h"
 
 typedef struct RsMaterialDesc {
     uint32_t type;    /* RS_MAT_* */
@@ -20,6 +21,7 @@ typedef struct RsMaterialDesc {
     RsVec3 eta, k;
     float roughness_u, roughness_v; /* perceptual, in [0, 1]; u is along the tangent */
     int two_sided;
+    uint32_t colour_texture; /* index in the scene's textures, or RS_NO_TEXTURE */
 } RsMaterialDesc;
 
 /* Defaults: colour 0.5 (diffuse and plastic) or 1, ior 1.5, smooth, black emission. */

@@ -15,7 +15,9 @@
  * PLY headers are checked first: their element counts must fit the file's size, since assimp
  * allocates for the counts before reading the data.
  *
- * Stream records: 'M' name_length name kd[3] ke[3] (a material of the file, numbered in order);
+ * Stream records: 'M' name_length name kd[3] ke[3] texture_length texture clamp (a material of
+ * the file, numbered in order, with the path of its diffuse map as the file wrote it, and 1 if
+ * that map clamps instead of repeating);
  * 'T' material_number v0[3] v1[3] v2[3] flags, then n0[3] n1[3] n2[3] if flags has
  * RS_SHADING_NORMALS and (u, v) of the three vertices if it has RS_SHADING_UVS (a triangle, in
  * the file's own space); 'X' length text (assimp's error); 'Z' (done). Vertex normals and
@@ -81,6 +83,15 @@ static void send_material(FILE* out, const struct aiMaterial* m)
     put_u32(out, n);
     put(out, name, n);
     put(out, colours, sizeof colours);
+    struct aiString texture;
+    enum aiTextureMapMode mode = aiTextureMapMode_Wrap;
+    uint32_t t = 0;
+    if (m && aiGetMaterialTexture(m, aiTextureType_DIFFUSE, 0, &texture, NULL, NULL, NULL, NULL, &mode, NULL) ==
+                 aiReturn_SUCCESS)
+        t = (uint32_t)strnlen(texture.data, 1023);
+    put_u32(out, t);
+    put(out, texture.data, t);
+    put_u32(out, mode == aiTextureMapMode_Clamp || mode == aiTextureMapMode_Decal);
 }
 
 /* ---- child: assimp's file access, regular files only ---- */
@@ -277,8 +288,41 @@ static float emission_of(float x)
 /* The raystream material for the file's material number `index`, named "file#index:name". The
  * number makes it unique: two materials of a file may carry the same name, or names that only
  * differ beyond what assimp keeps (1023 bytes) or the import stream sends (255). */
+/* The diffuse map of a file's material, relative to the mesh file unless absolute: its texture
+ * index, or -1 with an error naming the scene, the mesh file, the material and the map. */
+static int32_t file_texture(RsScene* scene, const char* path, const char* where, const char* name, const char* map,
+                            int clamp, RsError* err)
+{
+    if (map[0] == '*')
+        return rs_error_set(err, "%s: '%s': material '%s' uses an embedded texture (%s), which raystream cannot read",
+                            where, path, name, map);
+    const char* slash = strrchr(path, '/');
+    size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
+    size_t size = dir + strlen(map) + 1;
+    char* full = malloc(size);
+    char* context = malloc(strlen(where) + strlen(path) + strlen(name) + 32);
+    if (!full || !context) {
+        free(full);
+        free(context);
+        return rs_error_set(err, "out of memory importing '%s'", path);
+    }
+    if (map[0] == '/')
+        snprintf(full, size, "%s", map);
+    else
+        snprintf(full, size, "%.*s%s", (int)dir, path, map);
+    for (char* c = full + dir; *c; ++c) /* files written on Windows name their maps with backslashes */
+        if (*c == '\\')
+            *c = '/';
+    sprintf(context, "%s: '%s': material '%s'", where, path, name);
+    uint32_t flags = RS_TEXTURE_SRGB | (clamp ? RS_TEXTURE_CLAMP : 0u);
+    int32_t texture = rs_texture_load(&scene->textures, full, flags, context, err);
+    free(full);
+    free(context);
+    return texture;
+}
+
 static int32_t file_material(RsScene* scene, const char* path, const char* where, uint32_t index,
-                             const char* name, const float* c, RsError* err)
+                             const char* name, const float* c, const char* map, int clamp, RsError* err)
 {
     RsVec3 emission = rs_vec3(emission_of(c[3]), emission_of(c[4]), emission_of(c[5]));
     if (emission.x < 0.0f || emission.y < 0.0f || emission.z < 0.0f) {
@@ -295,8 +339,19 @@ static int32_t file_material(RsScene* scene, const char* path, const char* where
     snprintf(full, size, "%s#%u:%s", path, index, name);
     int32_t material = rs_scene_find_material(scene, full);
     if (material < 0) {
-        RsVec3 albedo = rs_vec3(clamp01(c[0]), clamp01(c[1]), clamp01(c[2]));
-        material = rs_scene_add_material(scene, full, rs_material_make(RS_MAT_DIFFUSE, albedo, emission, 1.0f, 0), err);
+        RsMaterialDesc d = rs_material_desc(RS_MAT_DIFFUSE);
+        d.colour = rs_vec3(clamp01(c[0]), clamp01(c[1]), clamp01(c[2]));
+        d.emission = emission;
+        int32_t texture = map[0] ? file_texture(scene, path, where, name, map, clamp, err) : -1;
+        if (map[0] && texture < 0) {
+            free(full);
+            return -1;
+        }
+        if (texture >= 0) { /* the map replaces Kd, as in 3ds Max and Blender */
+            d.colour = rs_vec3_splat(1.0f);
+            d.colour_texture = (uint32_t)texture;
+        }
+        material = rs_scene_add_material(scene, full, rs_material_from_desc(&d), err);
     }
     free(full);
     return material;
@@ -328,8 +383,12 @@ static int read_records(Reader* r, RsScene* scene, const char* path, const char*
                 break;
             }
             float colours[6];
-            if (take(r, colours, sizeof colours) || material_count == RS_MAX_FILE_MATERIALS)
+            uint32_t texture_length, clamp;
+            char texture[1024];
+            if (take(r, colours, sizeof colours) || take(r, &texture_length, 4) || texture_length >= sizeof texture ||
+                take(r, texture, texture_length) || take(r, &clamp, 4) || material_count == RS_MAX_FILE_MATERIALS)
                 break;
+            texture[texture_length] = '\0';
             int32_t* grown = realloc(materials, (material_count + 1) * sizeof *materials);
             if (!grown) {
                 status = rs_error_set(err, "%s: out of memory importing '%s'", where, path);
@@ -337,7 +396,8 @@ static int read_records(Reader* r, RsScene* scene, const char* path, const char*
             }
             materials = grown;
             materials[material_count] = material_override >= 0 ? material_override
-                                                                : file_material(scene, path, where, material_count, text, colours, err);
+                                                                : file_material(scene, path, where, material_count, text, colours,
+                                                                                texture, clamp != 0, err);
             if (materials[material_count++] < 0) {
                 status = -1;
                 break;

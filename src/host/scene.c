@@ -29,6 +29,7 @@ void rs_scene_init(RsScene* scene)
     scene->render.integrator = RS_INTEGRATOR_PATH;
     scene->env.zenith = rs_float4(0.0f, 0.0f, 0.0f, rs_uint_as_float(RS_ENV_CONSTANT));
     scene->accel_options = rs_accel_options_default();
+    rs_texture_set_init(&scene->textures);
 }
 
 void rs_scene_free(RsScene* scene)
@@ -41,6 +42,7 @@ void rs_scene_free(RsScene* scene)
     rs_array_free(&scene->prims);
     rs_array_free(&scene->shading);
     rs_array_free(&scene->point_lights);
+    rs_texture_set_free(&scene->textures);
     rs_accel_free(&scene->accel);
     free(scene->lights);
     free(scene->file);
@@ -310,6 +312,7 @@ RsSceneView rs_scene_view(const RsScene* scene)
     v.lights = scene->lights;
     v.point_lights = scene->point_lights.count ? scene->point_lights.data : NULL;
     v.point_light_count = (uint32_t)scene->point_lights.count;
+    v.textures = rs_texture_set_view(&scene->textures);
     v.prim_count = (uint32_t)scene->prims.count;
     v.material_count = (uint32_t)scene->materials.count;
     v.light_count = scene->light_count;

@@ -17,6 +17,7 @@
 #include "error.h"
 #include "material.h"
 #include "name_index.h"
+#include "texture.h"
 
 typedef struct RsCameraDesc {
     RsVec3 eye, look_at, up;
@@ -44,6 +45,7 @@ typedef struct RsScene {
     RS_ARRAY(RsPrim) prims;
     RS_ARRAY(RsShading) shading; /* empty, or one per primitive once any has vertex normals */
     RS_ARRAY(RsPointLight) point_lights;
+    RsTextureSet textures;
     uint32_t skipped_degenerate; /* zero-area triangles dropped while adding */
 
     RsAccelOptions accel_options; /* what rs_scene_build builds (rs_accel_options_default) */

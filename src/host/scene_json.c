@@ -281,16 +281,6 @@ static int read_transform(const RsJsonReader* r, const cJSON* node, const char* 
     return 0;
 }
 
-/* Mesh paths are relative to the scene file's directory unless absolute. A path that does not
- * fit is an error: cut short, it would name a different file. */
-static int resolve_path(const RsJsonReader* r, const char* where, const char* rel, char* out, size_t size)
-{
-    int n = rel[0] == '/' || !r->dir[0] ? snprintf(out, size, "%s", rel) : snprintf(out, size, "%s/%s", r->dir, rel);
-    if (n < 0 || (size_t)n >= size)
-        return rs_json_fail(r, where, "the path is too long (%d bytes once resolved; at most %zu)", n, size - 1);
-    return 0;
-}
-
 static int read_shape(const RsJsonReader* r, const cJSON* node, const char* path)
 {
     if (rs_json_expect_object(r, node, path))
@@ -320,8 +310,17 @@ static int read_shape(const RsJsonReader* r, const cJSON* node, const char* path
             read_material_ref(r, node, path, 1, &material))
             return -1;
         size_t before = scene->prims.count;
-        if (rs_scene_add_triangle(scene, v[0], v[1], v[2], (uint32_t)material, r->err) ||
-            (n == 4 && rs_scene_add_triangle(scene, v[0], v[2], v[3], (uint32_t)material, r->err)))
+        /* texture coordinates only where a texture needs them (they cost 64 bytes a triangle):
+         * the vertices in order are the image's corners (0, 0), (1, 0), (1, 1), (0, 1) */
+        int textured = rs_material_colour_texture(&scene->materials.data[material]) != RS_NO_TEXTURE;
+        const float corners[8] = {0.0f, 0.0f, 1.0f, 0.0f, 1.0f, 1.0f, 0.0f, 1.0f};
+        const float first[6] = {corners[0], corners[1], corners[2], corners[3], corners[4], corners[5]};
+        const float second[6] = {corners[0], corners[1], corners[4], corners[5], corners[6], corners[7]};
+        const float tri[6] = {0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 1.0f};
+        if (rs_scene_add_triangle_shaded(scene, v[0], v[1], v[2], NULL, textured ? (n == 4 ? first : tri) : NULL,
+                                         (uint32_t)material, r->err) ||
+            (n == 4 && rs_scene_add_triangle_shaded(scene, v[0], v[2], v[3], NULL, textured ? second : NULL,
+                                                    (uint32_t)material, r->err)))
             return -1;
         if (scene->prims.count == before) {
             rs_json_join_key(where, path, "vertices");
@@ -340,7 +339,7 @@ static int read_shape(const RsJsonReader* r, const cJSON* node, const char* path
             return -1;
         char full[RS_FILE_PATH_MAX];
         rs_json_join_key(where, path, "file");
-        if (resolve_path(r, where, file, full, sizeof full))
+        if (rs_json_resolve_path(r, where, file, full, sizeof full))
             return -1;
         size_t prefix_size = strlen(r->file) + strlen(where) + 3;
         char* prefix = malloc(prefix_size);

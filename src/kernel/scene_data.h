@@ -18,6 +18,8 @@
  *                      b = emitted radiance .rgb | index of refraction (dielectric, plastic coat)
  *                      c = conductor eta .rgb | alpha_x          (GGX roughness along the tangent)
  *                      d = conductor k .rgb   | alpha_y
+ *                      e = x: texture of the colour (albedo, plastic base, tints) bits, or
+ *                          RS_NO_TEXTURE; y, z, w reserved (RS_NO_TEXTURE)
  *     the colour is the diffuse albedo (diffuse, the base under a plastic coat), the reflectance
  *     of a mirror or the transmission tint of a dielectric; a conductor's colour comes from its
  *     complex index eta + i k (scene.c converts artist colours). Plastic keeps its coat's
@@ -73,7 +75,7 @@ typedef struct RsPrim {
 } RsPrim;
 
 typedef struct RsMaterial {
-    RsFloat4 a, b, c, d;
+    RsFloat4 a, b, c, d, e;
 } RsMaterial;
 
 enum { RS_SHADING_NORMALS = 1, RS_SHADING_UVS = 2 };
@@ -89,7 +91,7 @@ typedef struct RsPointLight {
 RS_STATIC_ASSERT(sizeof(RsPrim) == 48, "RsPrim is three 16-byte blocks");
 RS_STATIC_ASSERT(sizeof(RsPointLight) == 48, "RsPointLight is three 16-byte blocks");
 RS_STATIC_ASSERT(sizeof(RsShading) == 64, "RsShading is four 16-byte blocks");
-RS_STATIC_ASSERT(sizeof(RsMaterial) == 64, "RsMaterial is four 16-byte blocks");
+RS_STATIC_ASSERT(sizeof(RsMaterial) == 80, "RsMaterial is five 16-byte blocks");
 
 typedef struct RsEnvironment {
     RsFloat4 zenith;  /* rgb | type bits (RS_ENV_*); the constant colour for RS_ENV_CONSTANT */
@@ -110,5 +112,6 @@ RS_FN RsVec3 rs_material_eta(const RsMaterial* m) { return rs_xyz(m->c); }
 RS_FN RsVec3 rs_material_k(const RsMaterial* m) { return rs_xyz(m->d); }
 RS_FN float rs_material_alpha_x(const RsMaterial* m) { return m->c.w; }
 RS_FN float rs_material_alpha_y(const RsMaterial* m) { return m->d.w; }
+RS_FN uint32_t rs_material_colour_texture(const RsMaterial* m) { return rs_float_as_uint(m->e.x); }
 
 #endif /* RS_KERNEL_SCENE_DATA_H */

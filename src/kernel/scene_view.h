@@ -9,6 +9,7 @@
 
 #include "accel.h"
 #include "scene_data.h"
+#include "texture.h"
 
 typedef struct RsSceneView {
     RsAccelView accel;
@@ -18,6 +19,7 @@ typedef struct RsSceneView {
     const RsFloat4* lights;
     const RsPointLight* point_lights;
     uint32_t prim_count, material_count, light_count, point_light_count;
+    RsTextureView textures;
     RsEnvironment env;
     float env_select_pdf; /* probability that next-event estimation picks the environment */
     float pad2_[3];

@@ -34,6 +34,7 @@
 #include "bsdf.h"
 #include "kernel_params.h"
 #include "light.h"
+#include "surface_texture.h"
 #include "rng.h"
 
 enum {
@@ -108,6 +109,8 @@ RS_FN uint32_t rs_stage_shade(const RsKernelParams* kp, uint32_t row, RsShadowRo
     RsSurfacePoint sp = rs_surface_at_hit(prim, prim_index, rs_xyz(origin4), dir, hit4);
     RsVec3 ns = rs_shading_normal(scene->shading, prim_index, hit4.y, hit4.z, sp.n);
     RsVec3 wo = rs_neg(dir);
+    RsMaterial textured;
+    mat = rs_textured_material(kp, mat, prim, prim_index, hit4, &sp, wo, &textured);
 
     RsVec3 emitted = rs_emitted(mat, sp.n, wo);
     if (!rs_is_black(emitted)) {

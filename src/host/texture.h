@@ -1,0 +1,44 @@
+/* texture.h - loading image textures and building their mip chains, into the arrays that
+ * src/kernel/texture.h reads. Host C11.
+ *
+ * stb_image reads the file (PNG, JPEG, TGA, BMP, GIF, PSD, PIC, PNM); every image becomes RGBA8
+ * with a full mip chain, each level the 2x2 box average of the one before (in linear light for
+ * colour textures, which stay sRGB-encoded in memory). A file used by several materials with
+ * the same flags is loaded once. Errors name the texture file and the caller's `where` (the
+ * scene file and material): a missing or unreadable file, an image stb_image cannot decode, an
+ * empty image, one larger than RS_TEXTURE_MAX_SIZE on a side, and HDR images, which raystream
+ * does not read as colour textures.
+ */
+#ifndef RS_HOST_TEXTURE_H
+#define RS_HOST_TEXTURE_H
+
+#include "../kernel/texture.h"
+#include "array.h"
+#include "error.h"
+#include "name_index.h"
+
+#define RS_TEXTURE_MAX_SIZE 16384 /* texels on a side: 1 GiB of RGBA8 at most, before mips */
+#define RS_TEXTURE_MAX_FILE_BYTES (1ull << 30)
+
+typedef struct RsTextureSet {
+    RS_ARRAY(char*) keys; /* flags and path, e.g. "1:/scenes/wood.png": one entry per texture */
+    RsNameIndex index;
+    RS_ARRAY(RsUint4) descriptors;
+    RS_ARRAY(uint32_t) texels;
+    float srgb_to_linear[256];
+} RsTextureSet;
+
+void rs_texture_set_init(RsTextureSet* set);
+void rs_texture_set_free(RsTextureSet* set);
+
+/* The texture of the image file at `path` with flags RS_TEXTURE_*: its index, or -1 with an
+ * error "WHERE: texture 'PATH': problem". */
+int32_t rs_texture_load(RsTextureSet* set, const char* path, uint32_t flags, const char* where, RsError* err);
+
+/* A texture from RGBA8 pixels in memory (rows from the top), under `name`. */
+int32_t rs_texture_add_rgba8(RsTextureSet* set, const char* name, const uint8_t* rgba, uint32_t width,
+                             uint32_t height, uint32_t flags, RsError* err);
+
+RsTextureView rs_texture_set_view(const RsTextureSet* set);
+
+#endif /* RS_HOST_TEXTURE_H */
