@@ -70,8 +70,8 @@ static int read_colour(const RsJsonReader* r, const cJSON* node, const char* pat
 
 /* A colour that may be an image: [r, g, b], or {"texture": "file.png", "wrap": "repeat" or
  * "clamp"}. The image is sRGB-encoded colour, as PNG and JPEG files are. */
-static int read_colour_or_texture(const RsJsonReader* r, const cJSON* node, const char* path, const char* key,
-                                  int required, RsMaterialDesc* d)
+static int read_colour_or_texture(const RsJsonReader* r, const cJSON* node, const char* path, const char* name,
+                                  const char* key, int required, RsMaterialDesc* d)
 {
     const cJSON* value = cJSON_GetObjectItemCaseSensitive(node, key);
     if (!cJSON_IsObject(value))
@@ -96,7 +96,7 @@ static int read_colour_or_texture(const RsJsonReader* r, const cJSON* node, cons
     rs_json_join_key(file_where, where, "texture");
     if (rs_json_resolve_path(r, file_where, file, full, sizeof full))
         return -1;
-    snprintf(message_where, sizeof message_where, "%s: %s", r->file, file_where);
+    snprintf(message_where, sizeof message_where, "%s: %s (material '%.200s')", r->file, file_where, name);
     int32_t texture = rs_texture_load(&r->scene->textures, full, flags, message_where, r->err);
     if (texture < 0)
         return -1;
@@ -167,7 +167,7 @@ int rs_json_read_material(const RsJsonReader* r, const cJSON* node, const char* 
     if (strcmp(type, "diffuse") == 0) {
         static const char* const keys[] = {"name", "type", "albedo", "emission", "two_sided", NULL};
         d = rs_material_desc(RS_MAT_DIFFUSE);
-        status = rs_json_check_keys(r, node, path, keys) || read_colour_or_texture(r, node, path, "albedo", 1, &d);
+        status = rs_json_check_keys(r, node, path, keys) || read_colour_or_texture(r, node, path, name, "albedo", 1, &d);
     } else if (strcmp(type, "mirror") == 0) {
         static const char* const keys[] = {"name", "type", "color", "emission", "two_sided", NULL};
         d = rs_material_desc(RS_MAT_MIRROR);
@@ -188,7 +188,7 @@ int rs_json_read_material(const RsJsonReader* r, const cJSON* node, const char* 
         static const char* const keys[] = {"name", "type", "color", "ior", "roughness", "roughness_u", "roughness_v",
                                            "emission", "two_sided", NULL};
         d = rs_material_desc(RS_MAT_PLASTIC);
-        status = rs_json_check_keys(r, node, path, keys) || read_colour_or_texture(r, node, path, "color", 0, &d) ||
+        status = rs_json_check_keys(r, node, path, keys) || read_colour_or_texture(r, node, path, name, "color", 0, &d) ||
                  read_ior(r, node, path, &d) || read_roughness(r, node, path, &d);
     } else if (strcmp(type, "emissive") == 0) {
         static const char* const keys[] = {"name", "type", "emission", "two_sided", NULL};

@@ -139,6 +139,18 @@ int32_t rs_texture_add_rgba8(RsTextureSet* set, const char* name, const uint8_t*
     return key ? add_pixels(set, key, rgba, width, height, flags, err) : -1;
 }
 
+/* A PNG's size from its header, which stb_image will not report for images it refuses to
+ * decode (empty or over 1 GiB); 0 if the bytes are not a PNG. */
+static int png_size(const unsigned char* bytes, size_t size, uint32_t* w, uint32_t* h)
+{
+    static const unsigned char signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    if (size < 24 || memcmp(bytes, signature, 8) != 0 || memcmp(bytes + 12, "IHDR", 4) != 0)
+        return 0;
+    *w = (uint32_t)bytes[16] << 24 | (uint32_t)bytes[17] << 16 | (uint32_t)bytes[18] << 8 | bytes[19];
+    *h = (uint32_t)bytes[20] << 24 | (uint32_t)bytes[21] << 16 | (uint32_t)bytes[22] << 8 | bytes[23];
+    return 1;
+}
+
 int32_t rs_texture_load(RsTextureSet* set, const char* path, uint32_t flags, const char* where, RsError* err)
 {
     char* key = make_key(path, flags, err);
@@ -154,9 +166,15 @@ int32_t rs_texture_load(RsTextureSet* set, const char* path, uint32_t flags, con
     unsigned char* bytes = (unsigned char*)rs_file_read_all(path, RS_TEXTURE_MAX_FILE_BYTES, &size, why, sizeof why);
     int status = -1;
     int w = 0, h = 0, channels = 0;
+    uint32_t png_w = 0, png_h = 0;
     unsigned char* pixels = NULL;
     if (!bytes) {
         rs_error_set(err, "%s: texture '%s': cannot read: %s", where, path, why);
+    } else if (png_size(bytes, size, &png_w, &png_h) && (png_w == 0 || png_h == 0)) {
+        rs_error_set(err, "%s: texture '%s': the image has no pixels (%ux%u)", where, path, png_w, png_h);
+    } else if (png_w > RS_TEXTURE_MAX_SIZE || png_h > RS_TEXTURE_MAX_SIZE) {
+        rs_error_set(err, "%s: texture '%s': the image is %ux%u, more than %d texels on a side", where, path, png_w,
+                     png_h, RS_TEXTURE_MAX_SIZE);
     } else if (size > 0x7fffffff || !stbi_info_from_memory(bytes, (int)size, &w, &h, &channels)) {
         rs_error_set(err, "%s: texture '%s': not an image raystream can read (PNG, JPEG, TGA, BMP, GIF, PSD, PIC, "
                      "PNM): %s", where, path, size > 0x7fffffff ? "too large" : stbi_failure_reason());

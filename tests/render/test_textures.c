@@ -1,0 +1,129 @@
+/* test_textures.c - textured surfaces render the texture they name, right way up, filtered at a
+ * distance (render suite on the CPU; the gpu suite runs it with `cuda`). Host C11.
+ *
+ *   test_textures TEXTURE_DIR [cpu|cuda]
+ *
+ * 1. Orientation: a quad filling the view, its vertices in the order bottom-left, bottom-right,
+ *    top-right, top-left, textured with quadrants.png (red top left, green top right, blue bottom
+ *    left, white bottom right), inside a constant environment of radiance 1 at depth 1. A diffuse
+ *    plane there reflects exactly its albedo, so each quadrant of the image (away from the
+ *    seams) has the mean of its colour, within 3% (noise of the environment's sampling).
+ * 2. Filtering: fine_checker.png (single-texel black and white) on a quad seen at 8 texels per
+ *    pixel, lit by a point light, 1 spp: the level of detail picks the mip level where the
+ *    checker has averaged to grey, so every pixel is within 10% of the image mean and the mean
+ *    is half the white value; a lookup without mip-mapping would make pixels black or white.
+ */
+#include <string.h>
+
+#include "../test.h"
+#include "render_util.h"
+
+enum { SIZE = 32 };
+
+static int32_t textured_material(RsScene* s, const char* dir, const char* file, RsError* err)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    int32_t texture = rs_texture_load(&s->textures, path, RS_TEXTURE_SRGB, "test_textures", err);
+    CHECK(texture >= 0, "%s", err->message);
+    RsMaterialDesc d = rs_material_desc(RS_MAT_DIFFUSE);
+    d.colour = rs_vec3_splat(1.0f);
+    d.colour_texture = texture >= 0 ? (uint32_t)texture : RS_NO_TEXTURE;
+    return rs_scene_add_material(s, file, rs_material_from_desc(&d), err);
+}
+
+/* A unit-square quad in the z = 0 plane from (-h, -h) to (h, h), facing +z, (u, v) = corners. */
+static void add_quad(RsScene* s, float h, uint32_t material, RsError* err)
+{
+    RsVec3 v[4] = {rs_vec3(-h, -h, 0), rs_vec3(h, -h, 0), rs_vec3(h, h, 0), rs_vec3(-h, h, 0)};
+    const float first[6] = {0, 0, 1, 0, 1, 1}, second[6] = {0, 0, 1, 1, 0, 1};
+    rs_scene_add_triangle_shaded(s, v[0], v[1], v[2], NULL, first, material, err);
+    rs_scene_add_triangle_shaded(s, v[0], v[2], v[3], NULL, second, material, err);
+}
+
+static RsFloat4* render(RsScene* s, const RsBackendConfig* cfg, uint32_t spp)
+{
+    RsError err = {{0}};
+    CHECK(rs_scene_build(s, &err) == 0, "%s", err.message);
+    TestRender tr = {SIZE, SIZE, spp, 1, RS_INTEGRATOR_PATH, 1, 0};
+    RsFloat4* film = test_render(s, cfg, &tr, NULL, &err);
+    CHECK(film != NULL, "%s", err.message);
+    return film;
+}
+
+static void test_orientation(const char* dir, const RsBackendConfig* cfg, uint32_t spp)
+{
+    RsError err = {{0}};
+    RsScene s;
+    rs_scene_init(&s);
+    s.camera.eye = rs_vec3(0, 0, 10);
+    s.camera.look_at = rs_vec3(0, 0, 0);
+    s.camera.fov_degrees = 2.0f * atanf(0.1f) * 180.0f / RS_PI; /* the quad of half-size 1 fills it */
+    s.env.zenith = rs_float4(1.0f, 1.0f, 1.0f, rs_uint_as_float(RS_ENV_CONSTANT));
+    add_quad(&s, 1.0f, (uint32_t)textured_material(&s, dir, "quadrants.png", &err), &err);
+    RsFloat4* film = render(&s, cfg, spp);
+    const float expected[4][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 1}}; /* TL, TR, BL, BR */
+    for (int q = 0; film && q < 4; ++q) {
+        double sum[3] = {0, 0, 0};
+        int n = 0;
+        for (int y = 0; y < SIZE / 2; ++y)
+            for (int x = 0; x < SIZE / 2; ++x) {
+                int px = (q % 2) * SIZE / 2 + x, py = (q / 2) * SIZE / 2 + y; /* image rows from the top */
+                if (x < 2 || y < 2 || x >= SIZE / 2 - 2 || y >= SIZE / 2 - 2)
+                    continue; /* the seams blend neighbouring quadrants */
+                const RsFloat4* p = &film[py * SIZE + px]; /* sums over w samples */
+                sum[0] += p->x / p->w, sum[1] += p->y / p->w, sum[2] += p->z / p->w;
+                ++n;
+            }
+        for (int c = 0; c < 3; ++c)
+            CHECK(fabs(sum[c] / n - expected[q][c]) <= 0.03, "quadrant %d channel %d: %.4f, expected %g", q, c,
+                  sum[c] / n, expected[q][c]);
+    }
+    free(film);
+    rs_scene_free(&s);
+}
+
+static void test_filtering(const char* dir, const RsBackendConfig* cfg)
+{
+    RsError err = {{0}};
+    RsScene s;
+    rs_scene_init(&s);
+    s.camera.eye = rs_vec3(0, 0, 10);
+    s.camera.look_at = rs_vec3(0, 0, 0);
+    s.camera.fov_degrees = 2.0f * atanf(0.1f) * 180.0f / RS_PI;
+    add_quad(&s, 1.0f, (uint32_t)textured_material(&s, dir, "fine_checker.png", &err), &err);
+    rs_scene_add_point_light(&s, rs_vec3(0, 0, 100), rs_vec3_splat(1e4f), &err);
+    RsFloat4* film = render(&s, cfg, 1);
+    if (film) {
+        double mean = 0.0;
+        for (int i = 0; i < SIZE * SIZE; ++i)
+            mean += film[i].x / film[i].w / (SIZE * SIZE);
+        double worst = 0.0;
+        for (int i = 0; i < SIZE * SIZE; ++i)
+            worst = fmax(worst, fabs(film[i].x / film[i].w - mean) / mean);
+        /* white is 1e4 / 100^2 / pi at the centre, a little less towards the corners */
+        double white = 1.0 / RS_PI;
+        CHECK(fabs(mean - 0.5 * white) <= 0.03 * white, "mean %.5f, expected about %.5f", mean, 0.5 * white);
+        CHECK(worst <= 0.10, "a pixel differs from the mean by %.1f%%: the checker aliases", 100.0 * worst);
+    }
+    free(film);
+    rs_scene_free(&s);
+}
+
+int main(int argc, char** argv)
+{
+    CHECK(argc > 1, "usage: test_textures TEXTURE_DIR [cpu|cuda]");
+    if (argc < 2)
+        return rs_test_finish("test_textures");
+    int cuda = argc > 2 && strcmp(argv[2], "cuda") == 0;
+    if (cuda && (!rs_cuda_built() || rs_cuda_device_count() <= 0)) {
+        printf("test_textures: no CUDA device, skipped\n");
+        return RS_TEST_SKIP;
+    }
+    RsBackendConfig cfg = cpu_config(RS_DEADRAY_STENCIL, 0, 0);
+    if (cuda)
+        cfg.kind = RS_BACKEND_CUDA;
+    test_orientation(argv[1], &cfg, cuda ? 1024 : 256);
+    test_filtering(argv[1], &cfg);
+    return rs_test_finish("test_textures");
+}

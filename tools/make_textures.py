@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""make_textures.py - writes the images that the shipped scenes and the texture tests use.
+
+    tools/make_textures.py [OUT_DIR]      default: scenes/textures
+
+Every image is computed here (no downloaded assets) and written as PNG with the standard
+library's zlib, so the files are byte-for-byte reproducible. The outputs are committed; run this
+after changing it.
+  checker.png      64x64, 8x8-texel squares of cream and red (sRGB)
+  quadrants.png    16x16: red top-left, green top-right, blue bottom-left, white bottom-right
+  fine_checker.png 256x256, single-texel black and white checker: linear 0 and 1, mean 0.5
+  marble.png       128x128, a smooth procedural veined pattern for the materials scene
+"""
+import math
+import os
+import struct
+import sys
+import zlib
+
+
+def write_png(path, width, height, rgba):
+    raw = b"".join(b"\x00" + bytes(rgba[y * width * 4:(y + 1) * width * 4]) for y in range(height))
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)
+    with open(path, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw, 9)) +
+                chunk(b"IEND", b""))
+
+
+def image(width, height, texel):
+    out = []
+    for y in range(height):
+        for x in range(width):
+            out += texel(x, y)
+    return out
+
+
+def main():
+    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "scenes", "textures")
+    os.makedirs(out, exist_ok=True)
+    write_png(os.path.join(out, "checker.png"), 64, 64,
+              image(64, 64, lambda x, y: (200, 40, 35, 255) if (x // 8 + y // 8) % 2 else (235, 225, 200, 255)))
+    quadrant = {(0, 0): (255, 0, 0, 255), (1, 0): (0, 255, 0, 255), (0, 1): (0, 0, 255, 255),
+                (1, 1): (255, 255, 255, 255)}
+    write_png(os.path.join(out, "quadrants.png"), 16, 16, image(16, 16, lambda x, y: quadrant[(x // 8, y // 8)]))
+    write_png(os.path.join(out, "fine_checker.png"), 256, 256,
+              image(256, 256, lambda x, y: (255, 255, 255, 255) if (x + y) % 2 else (0, 0, 0, 255)))
+
+    def marble(x, y):
+        t = 0.5 + 0.5 * math.sin(x * 0.11 + 3.0 * math.sin(y * 0.07) + 1.5 * math.sin((x + y) * 0.05))
+        v = int(150 + 95 * t ** 3)
+        return (v, v - 8, v - 20, 255)
+
+    write_png(os.path.join(out, "marble.png"), 128, 128, image(128, 128, marble))
+
+
+if __name__ == "__main__":
+    main()
