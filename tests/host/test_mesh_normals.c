@@ -6,6 +6,9 @@
  * that the loaded scene has a shading entry per primitive, that each normal is the file's
  * normal turned by the inverse transpose of the transform (normalized), and that a mesh without
  * normals stays flat (a zero entry). A scene without any vertex normals has no shading array.
+ * With an argument (scenes/gltf.json, whose glTF pyramid tools/make_gltf.py writes): every
+ * triangle of the glTF mesh arrives with normals and texture coordinates, and its material with
+ * the base colour texture.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -61,8 +64,32 @@ static int load(const char* dir, const char* scene_text, RsScene* s)
     return status;
 }
 
-int main(void)
+static void test_gltf(const char* scene_path)
 {
+    RsScene s;
+    RsError err = {{0}};
+    if (rs_scene_load_json(scene_path, NULL, &s, &err)) {
+        CHECK(0, "%s", err.message);
+        return;
+    }
+    CHECK(s.prims.count == 2 + 6 && s.shading.count == s.prims.count, "%zu primitives, %zu shading entries",
+          s.prims.count, s.shading.count);
+    for (size_t i = 2; i < s.shading.count; ++i) {
+        uint32_t flags = rs_float_as_uint(s.shading.data[i].d.w);
+        CHECK(flags == (RS_SHADING_NORMALS | RS_SHADING_UVS), "pyramid triangle %zu has flags %u", i - 2, flags);
+        uint32_t m = rs_prim_material(&s.prims.data[i]);
+        CHECK(rs_material_colour_texture(&s.materials.data[m]) == 0, "pyramid triangle %zu's material has no texture",
+              i - 2);
+    }
+    CHECK(s.textures.descriptors.count == 1 && s.textures.descriptors.data[0].y == 64, "%zu textures",
+          s.textures.descriptors.count);
+    rs_scene_free(&s);
+}
+
+int main(int argc, char** argv)
+{
+    if (argc > 1)
+        test_gltf(argv[1]);
     char dir[] = "/tmp/raystream-normals-XXXXXX";
     CHECK(mkdtemp(dir) != NULL, "mkdtemp failed");
     write_text(dir, "smooth.obj", obj_with_normals);
