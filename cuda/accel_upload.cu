@@ -24,6 +24,10 @@ cudaError_t rs_cuda_accel_upload(const RsAccelView* host, RsCudaAccel* d)
 {
     memset(d, 0, sizeof *d);
     d->view = *host;
+    /* cut-outs point into scene arrays, which the backend uploads and attaches itself */
+    d->view.bvh2.cutouts = NULL;
+    d->view.bvh8.cutouts = NULL;
+    d->view.grid.cutouts = NULL;
     cudaError_t e = cudaSuccess;
     switch (host->kind) {
     case RS_ACCEL_BVH2:

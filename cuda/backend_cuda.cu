@@ -44,6 +44,7 @@ typedef struct RsCudaBackend {
     RsUint4* texture_descriptors;
     uint32_t* texels;
     float* srgb_to_linear;
+    RsCutouts* cutouts; /* device copy, with device pointers; NULL without cut-outs */
     RsFloat4* lights;
     RsKernelParams kp; /* device pointers */
 
@@ -217,6 +218,7 @@ static void cuda_destroy(RsBackend* base)
     cudaFree(b->texture_descriptors);
     cudaFree(b->texels);
     cudaFree(b->srgb_to_linear);
+    cudaFree(b->cutouts);
     cudaFree(b->lights);
     if (b->stream)
         cudaStreamDestroy(b->stream);
@@ -276,6 +278,18 @@ static int cuda_set_scene(RsBackend* base, const RsSceneView* scene, RsError* er
     b->kp.scene.textures.descriptors = b->texture_descriptors;
     b->kp.scene.textures.texels = b->texels;
     b->kp.scene.textures.srgb_to_linear = b->srgb_to_linear;
+    cudaFree(b->cutouts);
+    b->cutouts = NULL;
+    if (scene->accel.bvh2.cutouts || scene->accel.bvh8.cutouts || scene->accel.grid.cutouts) {
+        RsCutouts c;
+        c.prims = b->prims;
+        c.materials = b->materials;
+        c.shading = b->shading;
+        c.textures = b->kp.scene.textures;
+        if (upload(b, &b->cutouts, &c, 1))
+            return -1;
+        b->kp.scene.accel.bvh2.cutouts = b->kp.scene.accel.bvh8.cutouts = b->kp.scene.accel.grid.cutouts = b->cutouts;
+    }
     b->kp.scene.lights = b->lights;
     /* what is left for wave buffers, keeping a margin for the film, CUB and the driver */
     size_t free_bytes = 0, total = 0;

@@ -10,6 +10,7 @@ after changing it.
   quadrants.png    16x16: red top-left, green top-right, blue bottom-left, white bottom-right
   fine_checker.png 256x256, single-texel black and white checker: linear 0 and 1, mean 0.5
   marble.png       128x128, a smooth procedural veined pattern for the materials scene
+  half_mask.png    16x16 greyscale-in-RGB, no alpha: white (opaque) left half, black right half
 """
 import math
 import os
@@ -25,6 +26,18 @@ def write_png(path, width, height, rgba):
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
 
     header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)
+    with open(path, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw, 9)) +
+                chunk(b"IEND", b""))
+
+
+def write_png_rgb(path, width, height, rgb):
+    raw = b"".join(b"\x00" + bytes(rgb[y * width * 3:(y + 1) * width * 3]) for y in range(height))
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
     with open(path, "wb") as f:
         f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw, 9)) +
                 chunk(b"IEND", b""))
@@ -55,6 +68,8 @@ def main():
         return (v, v - 8, v - 20, 255)
 
     write_png(os.path.join(out, "marble.png"), 128, 128, image(128, 128, marble))
+    write_png_rgb(os.path.join(out, "half_mask.png"), 16, 16,
+                  [c for y in range(16) for x in range(16) for c in ((255,) * 3 if x < 8 else (0,) * 3)])
 
 
 if __name__ == "__main__":

@@ -105,6 +105,34 @@ static int read_colour_or_texture(const RsJsonReader* r, const cJSON* node, cons
     return 0;
 }
 
+/* "alpha": {"texture": "mask.png"}: a cut-out mask (cutout.h), its alpha channel or, for an
+ * image without one, its grey level; where it is below 0.5 the surface is not there. */
+static int read_alpha(const RsJsonReader* r, const cJSON* node, const char* path, const char* name,
+                      RsMaterialDesc* d)
+{
+    const cJSON* value = cJSON_GetObjectItemCaseSensitive(node, "alpha");
+    if (!value)
+        return 0;
+    char where[RS_PATH_MAX];
+    rs_json_join_key(where, path, "alpha");
+    if (!cJSON_IsObject(value))
+        return rs_json_fail(r, where, "must be an object {\"texture\": \"file\"}");
+    static const char* const keys[] = {"texture", NULL};
+    const char* file = NULL;
+    if (rs_json_check_keys(r, value, where, keys) || rs_json_get_string(r, value, where, "texture", 1, &file))
+        return -1;
+    char full[4096], file_where[RS_PATH_MAX], message_where[RS_PATH_MAX + 512];
+    rs_json_join_key(file_where, where, "texture");
+    if (rs_json_resolve_path(r, file_where, file, full, sizeof full))
+        return -1;
+    snprintf(message_where, sizeof message_where, "%s: %s (material '%.200s')", r->file, file_where, name);
+    int32_t texture = rs_texture_load(&r->scene->textures, full, RS_TEXTURE_LOAD_MASK, message_where, r->err);
+    if (texture < 0)
+        return -1;
+    d->alpha_texture = (uint32_t)texture;
+    return 0;
+}
+
 /* A conductor's colour: "color" (normal-incidence reflectance), "metal" (a named metal) or
  * "eta" and "k" (its complex index), one of the three. */
 static int read_conductor_colour(const RsJsonReader* r, const cJSON* node, const char* path, RsMaterialDesc* d)
@@ -165,9 +193,10 @@ int rs_json_read_material(const RsJsonReader* r, const cJSON* node, const char* 
     RsMaterialDesc d;
     int status;
     if (strcmp(type, "diffuse") == 0) {
-        static const char* const keys[] = {"name", "type", "albedo", "emission", "two_sided", NULL};
+        static const char* const keys[] = {"name", "type", "albedo", "alpha", "emission", "two_sided", NULL};
         d = rs_material_desc(RS_MAT_DIFFUSE);
-        status = rs_json_check_keys(r, node, path, keys) || read_colour_or_texture(r, node, path, name, "albedo", 1, &d);
+        status = rs_json_check_keys(r, node, path, keys) || read_colour_or_texture(r, node, path, name, "albedo", 1, &d) ||
+                 read_alpha(r, node, path, name, &d);
     } else if (strcmp(type, "mirror") == 0) {
         static const char* const keys[] = {"name", "type", "color", "emission", "two_sided", NULL};
         d = rs_material_desc(RS_MAT_MIRROR);
@@ -185,10 +214,11 @@ int rs_json_read_material(const RsJsonReader* r, const cJSON* node, const char* 
         status = rs_json_check_keys(r, node, path, keys) || read_ior(r, node, path, &d) ||
                  read_colour(r, node, path, "color", 0, &d) || read_roughness(r, node, path, &d);
     } else if (strcmp(type, "plastic") == 0) {
-        static const char* const keys[] = {"name", "type", "color", "ior", "roughness", "roughness_u", "roughness_v",
-                                           "emission", "two_sided", NULL};
+        static const char* const keys[] = {"name", "type", "color", "alpha", "ior", "roughness", "roughness_u",
+                                           "roughness_v", "emission", "two_sided", NULL};
         d = rs_material_desc(RS_MAT_PLASTIC);
         status = rs_json_check_keys(r, node, path, keys) || read_colour_or_texture(r, node, path, name, "color", 0, &d) ||
+                 read_alpha(r, node, path, name, &d) ||
                  read_ior(r, node, path, &d) || read_roughness(r, node, path, &d);
     } else if (strcmp(type, "emissive") == 0) {
         static const char* const keys[] = {"name", "type", "emission", "two_sided", NULL};

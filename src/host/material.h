@@ -22,6 +22,7 @@ typedef struct RsMaterialDesc {
     float roughness_u, roughness_v; /* perceptual, in [0, 1]; u is along the tangent */
     int two_sided;
     uint32_t colour_texture; /* index in the scene's textures, or RS_NO_TEXTURE */
+    uint32_t alpha_texture;  /* cut-out mask (its alpha channel), or RS_NO_TEXTURE */
 } RsMaterialDesc;
 
 /* Defaults: colour 0.5 (diffuse and plastic) or 1, ior 1.5, smooth, black emission. */

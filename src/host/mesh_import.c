@@ -15,9 +15,9 @@
  * PLY headers are checked first: their element counts must fit the file's size, since assimp
  * allocates for the counts before reading the data.
  *
- * Stream records: 'M' name_length name kd[3] ke[3] texture_length texture clamp (a material of
- * the file, numbered in order, with the path of its diffuse map as the file wrote it, and 1 if
- * that map clamps instead of repeating);
+ * Stream records: 'M' name_length name kd[3] ke[3] texture_length texture clamp mask_length mask
+ * (a material of the file, numbered in order, with the paths of its diffuse map and its opacity
+ * map (MTL map_d) as the file wrote them, and 1 if the diffuse map clamps instead of repeating);
  * 'T' material_number v0[3] v1[3] v2[3] flags, then n0[3] n1[3] n2[3] if flags has
  * RS_SHADING_NORMALS and (u, v) of the three vertices if it has RS_SHADING_UVS (a triangle, in
  * the file's own space); 'X' length text (assimp's error); 'Z' (done). Vertex normals and
@@ -92,6 +92,12 @@ static void send_material(FILE* out, const struct aiMaterial* m)
     put_u32(out, t);
     put(out, texture.data, t);
     put_u32(out, mode == aiTextureMapMode_Clamp || mode == aiTextureMapMode_Decal);
+    t = 0;
+    if (m && aiGetMaterialTexture(m, aiTextureType_OPACITY, 0, &texture, NULL, NULL, NULL, NULL, NULL, NULL) ==
+                 aiReturn_SUCCESS)
+        t = (uint32_t)strnlen(texture.data, 1023);
+    put_u32(out, t);
+    put(out, texture.data, t);
 }
 
 /* ---- child: assimp's file access, regular files only ---- */
@@ -291,7 +297,7 @@ static float emission_of(float x)
 /* The diffuse map of a file's material, relative to the mesh file unless absolute: its texture
  * index, or -1 with an error naming the scene, the mesh file, the material and the map. */
 static int32_t file_texture(RsScene* scene, const char* path, const char* where, const char* name, const char* map,
-                            int clamp, RsError* err)
+                            uint32_t flags, RsError* err)
 {
     if (map[0] == '*')
         return rs_error_set(err, "%s: '%s': material '%s' uses an embedded texture (%s), which raystream cannot read",
@@ -314,7 +320,6 @@ static int32_t file_texture(RsScene* scene, const char* path, const char* where,
         if (*c == '\\')
             *c = '/';
     sprintf(context, "%s: '%s': material '%s'", where, path, name);
-    uint32_t flags = RS_TEXTURE_SRGB | (clamp ? RS_TEXTURE_CLAMP : 0u);
     int32_t texture = rs_texture_load(&scene->textures, full, flags, context, err);
     free(full);
     free(context);
@@ -322,7 +327,8 @@ static int32_t file_texture(RsScene* scene, const char* path, const char* where,
 }
 
 static int32_t file_material(RsScene* scene, const char* path, const char* where, uint32_t index,
-                             const char* name, const float* c, const char* map, int clamp, RsError* err)
+                             const char* name, const float* c, const char* map, int clamp, const char* mask,
+                             RsError* err)
 {
     RsVec3 emission = rs_vec3(emission_of(c[3]), emission_of(c[4]), emission_of(c[5]));
     if (emission.x < 0.0f || emission.y < 0.0f || emission.z < 0.0f) {
@@ -342,11 +348,17 @@ static int32_t file_material(RsScene* scene, const char* path, const char* where
         RsMaterialDesc d = rs_material_desc(RS_MAT_DIFFUSE);
         d.colour = rs_vec3(clamp01(c[0]), clamp01(c[1]), clamp01(c[2]));
         d.emission = emission;
-        int32_t texture = map[0] ? file_texture(scene, path, where, name, map, clamp, err) : -1;
-        if (map[0] && texture < 0) {
+        uint32_t flags = RS_TEXTURE_SRGB | (clamp ? RS_TEXTURE_CLAMP : 0u);
+        int32_t texture = map[0] ? file_texture(scene, path, where, name, map, flags, err) : -1;
+        int32_t alpha = mask[0] && !(map[0] && texture < 0)
+                            ? file_texture(scene, path, where, name, mask, RS_TEXTURE_LOAD_MASK, err)
+                            : -1;
+        if ((map[0] && texture < 0) || (mask[0] && alpha < 0)) {
             free(full);
             return -1;
         }
+        if (alpha >= 0)
+            d.alpha_texture = (uint32_t)alpha;
         if (texture >= 0) { /* the map replaces Kd, as in 3ds Max and Blender */
             d.colour = rs_vec3_splat(1.0f);
             d.colour_texture = (uint32_t)texture;
@@ -383,12 +395,14 @@ static int read_records(Reader* r, RsScene* scene, const char* path, const char*
                 break;
             }
             float colours[6];
-            uint32_t texture_length, clamp;
-            char texture[1024];
+            uint32_t texture_length, clamp, mask_length;
+            char texture[1024], mask[1024];
             if (take(r, colours, sizeof colours) || take(r, &texture_length, 4) || texture_length >= sizeof texture ||
-                take(r, texture, texture_length) || take(r, &clamp, 4) || material_count == RS_MAX_FILE_MATERIALS)
+                take(r, texture, texture_length) || take(r, &clamp, 4) || take(r, &mask_length, 4) ||
+                mask_length >= sizeof mask || take(r, mask, mask_length) || material_count == RS_MAX_FILE_MATERIALS)
                 break;
             texture[texture_length] = '\0';
+            mask[mask_length] = '\0';
             int32_t* grown = realloc(materials, (material_count + 1) * sizeof *materials);
             if (!grown) {
                 status = rs_error_set(err, "%s: out of memory importing '%s'", where, path);
@@ -397,7 +411,7 @@ static int read_records(Reader* r, RsScene* scene, const char* path, const char*
             materials = grown;
             materials[material_count] = material_override >= 0 ? material_override
                                                                 : file_material(scene, path, where, material_count, text, colours,
-                                                                                texture, clamp != 0, err);
+                                                                                texture, clamp != 0, mask, err);
             if (materials[material_count++] < 0) {
                 status = -1;
                 break;

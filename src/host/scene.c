@@ -297,6 +297,13 @@ int rs_scene_build(RsScene* scene, RsError* err)
     scene->lights = NULL;
     if (build_lights(scene, 0.5f * rs_length(rs_sub(hi, lo)), err))
         return -1;
+    scene->has_cutouts = 0;
+    for (size_t i = 0; i < scene->materials.count; ++i)
+        scene->has_cutouts |= rs_float_as_uint(scene->materials.data[i].e.y) != RS_NO_TEXTURE;
+    scene->cutouts.prims = scene->prims.data;
+    scene->cutouts.materials = scene->materials.data;
+    scene->cutouts.shading = scene->shading.count ? scene->shading.data : NULL;
+    scene->cutouts.textures = rs_texture_set_view(&scene->textures);
     scene->built = 1;
     return 0;
 }
@@ -313,6 +320,8 @@ RsSceneView rs_scene_view(const RsScene* scene)
     v.point_lights = scene->point_lights.count ? scene->point_lights.data : NULL;
     v.point_light_count = (uint32_t)scene->point_lights.count;
     v.textures = rs_texture_set_view(&scene->textures);
+    const RsCutouts* cutouts = scene->has_cutouts ? &scene->cutouts : NULL;
+    v.accel.bvh2.cutouts = v.accel.bvh8.cutouts = v.accel.grid.cutouts = cutouts;
     v.prim_count = (uint32_t)scene->prims.count;
     v.material_count = (uint32_t)scene->materials.count;
     v.light_count = scene->light_count;

@@ -10,6 +10,7 @@
 #define RS_HOST_SCENE_H
 
 #include "../kernel/camera.h"
+#include "../kernel/cutout.h"
 #include "../kernel/kernel_params.h"
 #include "../kernel/scene_view.h"
 #include "accel_build.h"
@@ -46,6 +47,8 @@ typedef struct RsScene {
     RS_ARRAY(RsShading) shading; /* empty, or one per primitive once any has vertex normals */
     RS_ARRAY(RsPointLight) point_lights;
     RsTextureSet textures;
+    RsCutouts cutouts; /* filled by rs_scene_build when some material has an alpha texture */
+    int has_cutouts;
     uint32_t skipped_degenerate; /* zero-area triangles dropped while adding */
 
     RsAccelOptions accel_options; /* what rs_scene_build builds (rs_accel_options_default) */

@@ -195,7 +195,10 @@ int32_t rs_texture_load(RsTextureSet* set, const char* path, uint32_t flags, con
         free(key);
         return -1;
     }
-    int32_t index = add_pixels(set, key, pixels, (uint32_t)w, (uint32_t)h, flags, err);
+    if ((flags & RS_TEXTURE_LOAD_MASK) && (channels == 1 || channels == 3))
+        for (size_t i = 0; i < (size_t)w * (size_t)h; ++i)
+            pixels[4 * i + 3] = pixels[4 * i];
+    int32_t index = add_pixels(set, key, pixels, (uint32_t)w, (uint32_t)h, flags & ~RS_TEXTURE_LOAD_MASK, err);
     stbi_image_free(pixels);
     if (index < 0 && err->message[0] == '\0')
         rs_error_set(err, "%s: texture '%s': out of memory", where, path);

@@ -17,6 +17,10 @@
 #include "error.h"
 #include "name_index.h"
 
+/* For rs_texture_load only: the image is a cut-out mask, whose coverage is its alpha channel if
+ * it has one and its first channel otherwise (MTL map_d files are often greyscale). */
+#define RS_TEXTURE_LOAD_MASK 0x80u
+
 #define RS_TEXTURE_MAX_SIZE 16384 /* texels on a side: 1 GiB of RGBA8 at most, before mips */
 #define RS_TEXTURE_MAX_FILE_BYTES (1ull << 30)
 

@@ -34,6 +34,7 @@ RS_STATIC_ASSERT(sizeof(RsBvh2Node) == 64, "RsBvh2Node is four 16-byte blocks");
 typedef struct RsBvh2View {
     const RsBvh2Node* nodes;
     const RsPrim* prims; /* trace primitives (trace_hit.h), leaves are contiguous ranges */
+    const RsCutouts* cutouts; /* alpha cut-outs, or NULL (cutout.h) */
     uint32_t node_count, prim_count;
 } RsBvh2View;
 
@@ -42,7 +43,7 @@ RS_FN int rs_bvh2_leaf(const RsBvh2View* s, uint32_t first, uint32_t count, RsVe
                        int any, RsHit* hit)
 {
     for (uint32_t i = first; i < first + count; ++i)
-        if (rs_hit_prim(&s->prims[i], o, d, skip, hit) && any)
+        if (rs_hit_prim(&s->prims[i], o, d, skip, s->cutouts, hit) && any)
             return 1;
     return 0;
 }

@@ -60,6 +60,7 @@ RS_STATIC_ASSERT(sizeof(RsBvh8Node) == 80, "RsBvh8Node is five 16-byte blocks");
 typedef struct RsBvh8View {
     const RsBvh8Node* nodes; /* node 0 is the root */
     const RsPrim* prims;     /* trace primitives (trace_hit.h) in leaf order */
+    const RsCutouts* cutouts; /* alpha cut-outs, or NULL (cutout.h) */
     uint32_t node_count, prim_count;
 } RsBvh8View;
 
@@ -230,7 +231,7 @@ RS_FN int rs_bvh8_walk_step(const RsBvh8View* s, RsBvh8Walk* w, RsTraceStack sta
         while (prims) {
             uint32_t k = rs_lowest_bit(prims);
             prims &= prims - 1u;
-            if (rs_hit_prim(&s->prims[b1.y + k], w->ray.o, w->ray.d, w->skip, &w->hit) && w->any)
+            if (rs_hit_prim(&s->prims[b1.y + k], w->ray.o, w->ray.d, w->skip, s->cutouts, &w->hit) && w->any)
                 return 1;
         }
     }

@@ -29,6 +29,7 @@ typedef struct RsGridView {
     const uint32_t* cells; /* cell count + 1 offsets into refs */
     const uint32_t* refs;
     const RsPrim* prims;   /* trace primitives (trace_hit.h) */
+    const RsCutouts* cutouts; /* alpha cut-outs, or NULL (cutout.h) */
     uint32_t cell_count, ref_count, prim_count, pad_;
 } RsGridView;
 
@@ -62,7 +63,7 @@ RS_FN int rs_grid_traverse(const RsGridView* g, RsVec3 o, RsVec3 d, float tmax, 
     for (;;) {
         uint32_t c = (uint32_t)cx + g->res.x * ((uint32_t)cy + g->res.y * (uint32_t)cz);
         for (uint32_t i = g->cells[c]; i < g->cells[c + 1]; ++i)
-            if (rs_hit_prim(&g->prims[g->refs[i]], o, d, skip, hit) && any)
+            if (rs_hit_prim(&g->prims[g->refs[i]], o, d, skip, g->cutouts, hit) && any)
                 return 1;
         float exit = rs_minf(next_x, rs_minf(next_y, next_z));
         if (hit->prim != RS_NO_HIT && hit->t <= exit)

@@ -19,7 +19,8 @@
  *                      c = conductor eta .rgb | alpha_x          (GGX roughness along the tangent)
  *                      d = conductor k .rgb   | alpha_y
  *                      e = x: texture of the colour (albedo, plastic base, tints) bits, or
- *                          RS_NO_TEXTURE; y, z, w reserved (RS_NO_TEXTURE)
+ *                          RS_NO_TEXTURE; y: alpha texture (cutout.h) bits or RS_NO_TEXTURE;
+ *                          z, w reserved (RS_NO_TEXTURE)
  *     the colour is the diffuse albedo (diffuse, the base under a plastic coat), the reflectance
  *     of a mirror or the transmission tint of a dielectric; a conductor's colour comes from its
  *     complex index eta + i k (scene.c converts artist colours). Plastic keeps its coat's

@@ -12,6 +12,7 @@
 #ifndef RS_KERNEL_TRACE_HIT_H
 #define RS_KERNEL_TRACE_HIT_H
 
+#include "cutout.h"
 #include "intersect.h"
 
 typedef struct RsHit {
@@ -29,12 +30,15 @@ RS_FN void rs_hit_init(RsHit* hit, float tmax)
     hit->prim = RS_NO_HIT;
 }
 
-/* Tests trace primitive p; on a hit nearer than hit->t records it and returns 1. */
-RS_FN int rs_hit_prim(const RsPrim* p, RsVec3 o, RsVec3 d, uint32_t skip, RsHit* hit)
+/* Tests trace primitive p; on a hit nearer than hit->t, and not in a cut-out's hole (cutouts
+ * NULL: the scene has none), records it and returns 1. */
+RS_FN int rs_hit_prim(const RsPrim* p, RsVec3 o, RsVec3 d, uint32_t skip, const RsCutouts* cutouts, RsHit* hit)
 {
     uint32_t index = rs_trace_prim_index(p);
     float t, u, v;
     if (index == skip || !rs_intersect_prim(p, o, d, 0.0f, hit->t, &t, &u, &v))
+        return 0;
+    if (cutouts && rs_cutout_hole(cutouts, index, u, v))
         return 0;
     hit->t = t;
     hit->u = u;

@@ -1,0 +1,96 @@
+/* test_cutouts.c - alpha cut-outs let camera rays and shadow rays through their holes, in every
+ * acceleration structure (render suite on the CPU; the gpu suite runs it with `cuda`). Host C11.
+ *
+ *   test_cutouts TEXTURE_DIR [cpu|cuda]
+ *
+ * Looking straight down from y = 5 at a white floor (y = 0) under a dark card (y = 1) whose
+ * alpha mask is half_mask.png (tools/make_textures.py: opaque left half, a hole on the right,
+ * an RGB image, so the grey level is the coverage), a point light straight above at y = 10,
+ * depth 1 (no noise but the pixel jitter). The left half of the image must show the card lit
+ * from 9 units, a_card I / (81 pi); the right half the floor through the hole, lit through the
+ * hole, a_floor I / (100 pi). Closest-hit traversal that ignored the mask would show the card on
+ * the right too; any-hit traversal that ignored it would leave the floor there in shadow.
+ */
+#include <string.h>
+
+#include "../test.h"
+#include "render_util.h"
+
+enum { SIZE = 32 };
+static const float card_albedo = 0.3f, floor_albedo = 0.8f, intensity = 100.0f;
+
+static void build(RsScene* s, const char* dir, RsAccelKind kind, RsError* err)
+{
+    rs_scene_init(s);
+    s->accel_options.kind = kind;
+    s->camera.eye = rs_vec3(0, 5, 0);
+    s->camera.look_at = rs_vec3(0, 0, 0);
+    s->camera.up = rs_vec3(0, 0, -1);
+    s->camera.fov_degrees = 2.0f * atanf(0.8f / 4.0f) * 180.0f / RS_PI; /* the card spans the view */
+    int32_t floor_m = rs_scene_add_material(s, "floor", rs_material_make(RS_MAT_DIFFUSE, rs_vec3_splat(floor_albedo),
+                                                                         rs_vec3_splat(0.0f), 1.0f, 0), err);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/half_mask.png", dir);
+    int32_t mask = rs_texture_load(&s->textures, path, RS_TEXTURE_LOAD_MASK, "test_cutouts", err);
+    CHECK(mask >= 0, "%s", err->message);
+    RsMaterialDesc card = rs_material_desc(RS_MAT_DIFFUSE);
+    card.colour = rs_vec3_splat(card_albedo);
+    card.alpha_texture = mask >= 0 ? (uint32_t)mask : RS_NO_TEXTURE;
+    int32_t card_m = rs_scene_add_material(s, "card", rs_material_from_desc(&card), err);
+    RsVec3 f[4] = {rs_vec3(-5, 0, 5), rs_vec3(5, 0, 5), rs_vec3(5, 0, -5), rs_vec3(-5, 0, -5)};
+    rs_scene_add_triangle(s, f[0], f[1], f[2], (uint32_t)floor_m, err);
+    rs_scene_add_triangle(s, f[0], f[2], f[3], (uint32_t)floor_m, err);
+    /* the card seen from above: image left is -x, image top is -z; u runs along +x */
+    RsVec3 c[4] = {rs_vec3(-1, 1, 1), rs_vec3(1, 1, 1), rs_vec3(1, 1, -1), rs_vec3(-1, 1, -1)};
+    const float first[6] = {0, 0, 1, 0, 1, 1}, second[6] = {0, 0, 1, 1, 0, 1};
+    rs_scene_add_triangle_shaded(s, c[0], c[1], c[2], NULL, first, (uint32_t)card_m, err);
+    rs_scene_add_triangle_shaded(s, c[0], c[2], c[3], NULL, second, (uint32_t)card_m, err);
+    rs_scene_add_point_light(s, rs_vec3(0, 10, 0), rs_vec3_splat(intensity), err);
+    CHECK(rs_scene_build(s, err) == 0, "%s", err->message);
+}
+
+int main(int argc, char** argv)
+{
+    CHECK(argc > 1, "usage: test_cutouts TEXTURE_DIR [cpu|cuda]");
+    if (argc < 2)
+        return rs_test_finish("test_cutouts");
+    int cuda = argc > 2 && strcmp(argv[2], "cuda") == 0;
+    if (cuda && (!rs_cuda_built() || rs_cuda_device_count() <= 0)) {
+        printf("test_cutouts: no CUDA device, skipped\n");
+        return RS_TEST_SKIP;
+    }
+    RsBackendConfig cfg = cpu_config(RS_DEADRAY_STENCIL, 0, 0);
+    if (cuda)
+        cfg.kind = RS_BACKEND_CUDA;
+    const RsAccelKind kinds[] = {RS_ACCEL_BVH2, RS_ACCEL_BVH8, RS_ACCEL_GRID};
+    const char* names[] = {"bvh2", "bvh8", "grid"};
+    for (int k = 0; k < 3; ++k) {
+        RsError err = {{0}};
+        RsScene s;
+        build(&s, argv[1], kinds[k], &err);
+        TestRender tr = {SIZE, SIZE, 4, 1, RS_INTEGRATOR_PATH, 1, 0};
+        RsFloat4* film = test_render(&s, &cfg, &tr, NULL, &err);
+        CHECK(film != NULL, "%s: %s", names[k], err.message);
+        double left = 0.0, right = 0.0;
+        int n = 0;
+        for (int y = 2; film && y < SIZE - 2; ++y)
+            for (int x = 2; x < SIZE / 2 - 2; ++x, ++n) {
+                left += film[y * SIZE + x].x / film[y * SIZE + x].w;
+                right += film[y * SIZE + SIZE - 1 - x].x / film[y * SIZE + SIZE - 1 - x].w;
+            }
+        if (film) {
+            left /= n;
+            right /= n;
+            double card = card_albedo * intensity / (81.0 * RS_PI), ground = floor_albedo * intensity / (100.0 * RS_PI);
+            /* within 3.5%: away from the axis the light arrives at an angle (cos^3 is 0.94 in the
+             * corners), which the means over each half soften to about 2% */
+            CHECK(fabs(left - card) <= 0.035 * card, "%s: the opaque half shows %.5f, expected %.5f (the card)",
+                  names[k], left, card);
+            CHECK(fabs(right - ground) <= 0.035 * ground, "%s: the hole shows %.5f, expected %.5f (the floor, lit through it)",
+                  names[k], right, ground);
+        }
+        free(film);
+        rs_scene_free(&s);
+    }
+    return rs_test_finish("test_cutouts");
+}
