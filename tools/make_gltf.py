@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""make_gltf.py - writes a small glTF 2.0 file: a textured, smooth-shaded pyramid.
+"""make_gltf.py - writes a small glTF 2.0 file: a textured, smooth-shaded pyramid on a gold base.
 
     tools/make_gltf.py [OUT_DIR]      default: scenes/gltf
 
 Writes pyramid.gltf (JSON with the buffer inline as base64) and uses ../textures/checker.png
 (tools/make_textures.py) as its base colour texture. Four triangular sides and a square base;
 vertices carry POSITION, NORMAL (the sides' normals tilted, so shading is smooth across each
-side's edges) and TEXCOORD_0. Used by scenes/gltf.json and tests/host/test_mesh_normals.c.
+side's edges) and TEXCOORD_0. The sides' material is a textured dielectric (metallic 0, roughness
+0.4), the base's a gold metal (metallic 1, roughness 0.3): raystream maps them onto plastic and
+conductor. Used by scenes/gltf.json and tests/host/test_mesh_normals.c.
 """
 import base64
 import json
@@ -45,6 +47,7 @@ def main():
     blob += b"".join(struct.pack("<3f", *n) for n in normals)
     blob += b"".join(struct.pack("<2f", *t) for t in uvs)
     index_offset = len(blob)
+    side_count = 12  # the sides' indices come first, then the base's
     blob += b"".join(struct.pack("<H", i) for i in indices)
     n = len(positions)
     gltf = {
@@ -52,10 +55,14 @@ def main():
         "scene": 0,
         "scenes": [{"nodes": [0]}],
         "nodes": [{"mesh": 0}],
-        "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "NORMAL": 1, "TEXCOORD_0": 2}, "indices": 3,
-                                    "material": 0}]}],
-        "materials": [{"name": "checker", "pbrMetallicRoughness": {"baseColorTexture": {"index": 0},
-                                                                   "metallicFactor": 0.0}}],
+        "meshes": [{"primitives": [
+            {"attributes": {"POSITION": 0, "NORMAL": 1, "TEXCOORD_0": 2}, "indices": 3, "material": 0},
+            {"attributes": {"POSITION": 0, "NORMAL": 1, "TEXCOORD_0": 2}, "indices": 4, "material": 1}]}],
+        "materials": [
+            {"name": "checker", "pbrMetallicRoughness": {"baseColorTexture": {"index": 0}, "metallicFactor": 0.0,
+                                                         "roughnessFactor": 0.4}},
+            {"name": "gold", "pbrMetallicRoughness": {"baseColorFactor": [1.0, 0.766, 0.336, 1.0],
+                                                      "metallicFactor": 1.0, "roughnessFactor": 0.3}}],
         "textures": [{"source": 0}],
         "images": [{"uri": "../textures/checker.png"}],
         "buffers": [{"byteLength": len(blob),
@@ -64,7 +71,8 @@ def main():
             {"buffer": 0, "byteOffset": 0, "byteLength": 12 * n},
             {"buffer": 0, "byteOffset": 12 * n, "byteLength": 12 * n},
             {"buffer": 0, "byteOffset": 24 * n, "byteLength": 8 * n},
-            {"buffer": 0, "byteOffset": index_offset, "byteLength": 2 * len(indices)},
+            {"buffer": 0, "byteOffset": index_offset, "byteLength": 2 * side_count},
+            {"buffer": 0, "byteOffset": index_offset + 2 * side_count, "byteLength": 2 * (len(indices) - side_count)},
         ],
         "accessors": [
             {"bufferView": 0, "componentType": 5126, "count": n, "type": "VEC3",
@@ -72,7 +80,8 @@ def main():
              "max": [max(p[i] for p in positions) for i in range(3)]},
             {"bufferView": 1, "componentType": 5126, "count": n, "type": "VEC3"},
             {"bufferView": 2, "componentType": 5126, "count": n, "type": "VEC2"},
-            {"bufferView": 3, "componentType": 5123, "count": len(indices), "type": "SCALAR"},
+            {"bufferView": 3, "componentType": 5123, "count": side_count, "type": "SCALAR"},
+            {"bufferView": 4, "componentType": 5123, "count": len(indices) - side_count, "type": "SCALAR"},
         ],
     }
     with open(os.path.join(out, "pyramid.gltf"), "w") as f:

@@ -16,8 +16,9 @@
  * allocates for the counts before reading the data.
  *
  * Stream records: 'M' name_length name kd[3] ke[3] texture_length texture clamp mask_length mask
- * (a material of the file, numbered in order, with the paths of its diffuse map and its opacity
- * map (MTL map_d) as the file wrote them, and 1 if the diffuse map clamps instead of repeating);
+ * pbr[3] (a material of the file, numbered in order, with the paths of its diffuse map and its
+ * opacity map (MTL map_d) as the file wrote them, 1 if the diffuse map clamps instead of
+ * repeating, and glTF's metallic-roughness as (1 if given, metallic, roughness));
  * 'T' material_number v0[3] v1[3] v2[3] flags, then n0[3] n1[3] n2[3] if flags has
  * RS_SHADING_NORMALS and (u, v) of the three vertices if it has RS_SHADING_UVS (a triangle, in
  * the file's own space); 'X' length text (assimp's error); 'Z' (done). Vertex normals and
@@ -98,6 +99,12 @@ static void send_material(FILE* out, const struct aiMaterial* m)
         t = (uint32_t)strnlen(texture.data, 1023);
     put_u32(out, t);
     put(out, texture.data, t);
+    float pbr[3] = {0.0f, 0.0f, 1.0f}; /* glTF's defaults: metallic 1 is only meant when given */
+    if (m && aiGetMaterialFloatArray(m, AI_MATKEY_METALLIC_FACTOR, &pbr[1], NULL) == aiReturn_SUCCESS) {
+        pbr[0] = 1.0f;
+        aiGetMaterialFloatArray(m, AI_MATKEY_ROUGHNESS_FACTOR, &pbr[2], NULL);
+    }
+    put(out, pbr, sizeof pbr);
 }
 
 /* ---- child: assimp's file access, regular files only ---- */
@@ -328,7 +335,7 @@ static int32_t file_texture(RsScene* scene, const char* path, const char* where,
 
 static int32_t file_material(RsScene* scene, const char* path, const char* where, uint32_t index,
                              const char* name, const float* c, const char* map, int clamp, const char* mask,
-                             RsError* err)
+                             const float* pbr, RsError* err)
 {
     RsVec3 emission = rs_vec3(emission_of(c[3]), emission_of(c[4]), emission_of(c[5]));
     if (emission.x < 0.0f || emission.y < 0.0f || emission.z < 0.0f) {
@@ -345,7 +352,11 @@ static int32_t file_material(RsScene* scene, const char* path, const char* where
     snprintf(full, size, "%s#%u:%s", path, index, name);
     int32_t material = rs_scene_find_material(scene, full);
     if (material < 0) {
-        RsMaterialDesc d = rs_material_desc(RS_MAT_DIFFUSE);
+        /* glTF metallic-roughness: a metal (metallic >= 0.5) becomes a conductor of the base
+         * colour, anything else a plastic (glTF's dielectric reflects 4% head-on: ior 1.5) */
+        int metal = pbr[0] != 0.0f && pbr[1] >= 0.5f;
+        RsMaterialDesc d = rs_material_desc(pbr[0] == 0.0f ? RS_MAT_DIFFUSE : metal ? RS_MAT_CONDUCTOR : RS_MAT_PLASTIC);
+        d.roughness_u = d.roughness_v = pbr[0] != 0.0f ? clamp01(pbr[2]) : 0.0f;
         d.colour = rs_vec3(clamp01(c[0]), clamp01(c[1]), clamp01(c[2]));
         d.emission = emission;
         uint32_t flags = RS_TEXTURE_SRGB | (clamp ? RS_TEXTURE_CLAMP : 0u);
@@ -359,7 +370,7 @@ static int32_t file_material(RsScene* scene, const char* path, const char* where
         }
         if (alpha >= 0)
             d.alpha_texture = (uint32_t)alpha;
-        if (texture >= 0) { /* the map replaces Kd, as in 3ds Max and Blender */
+        if (texture >= 0 && !metal) { /* the map replaces Kd, as in 3ds Max and Blender */
             d.colour = rs_vec3_splat(1.0f);
             d.colour_texture = (uint32_t)texture;
         }
@@ -396,10 +407,12 @@ static int read_records(Reader* r, RsScene* scene, const char* path, const char*
             }
             float colours[6];
             uint32_t texture_length, clamp, mask_length;
+            float pbr[3];
             char texture[1024], mask[1024];
             if (take(r, colours, sizeof colours) || take(r, &texture_length, 4) || texture_length >= sizeof texture ||
                 take(r, texture, texture_length) || take(r, &clamp, 4) || take(r, &mask_length, 4) ||
-                mask_length >= sizeof mask || take(r, mask, mask_length) || material_count == RS_MAX_FILE_MATERIALS)
+                mask_length >= sizeof mask || take(r, mask, mask_length) || take(r, pbr, sizeof pbr) ||
+                material_count == RS_MAX_FILE_MATERIALS)
                 break;
             texture[texture_length] = '\0';
             mask[mask_length] = '\0';
@@ -411,7 +424,7 @@ static int read_records(Reader* r, RsScene* scene, const char* path, const char*
             materials = grown;
             materials[material_count] = material_override >= 0 ? material_override
                                                                 : file_material(scene, path, where, material_count, text, colours,
-                                                                                texture, clamp != 0, mask, err);
+                                                                                texture, clamp != 0, mask, pbr, err);
             if (materials[material_count++] < 0) {
                 status = -1;
                 break;

@@ -7,8 +7,9 @@
  * normal turned by the inverse transpose of the transform (normalized), and that a mesh without
  * normals stays flat (a zero entry). A scene without any vertex normals has no shading array.
  * With an argument (scenes/gltf.json, whose glTF pyramid tools/make_gltf.py writes): every
- * triangle of the glTF mesh arrives with normals and texture coordinates, and its material with
- * the base colour texture.
+ * triangle of the glTF mesh arrives with normals and texture coordinates; the sides' material
+ * (metallic 0, roughness 0.4, textured) becomes a textured plastic of roughness 0.4, the base's
+ * (metallic 1, roughness 0.3, gold) a conductor of roughness 0.3 reflecting the gold head-on.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include "../../src/host/scene_json.h"
+#include "../../src/kernel/fresnel.h"
 #include "../test.h"
 
 static void write_text(const char* dir, const char* name, const char* text)
@@ -74,13 +76,24 @@ static void test_gltf(const char* scene_path)
     }
     CHECK(s.prims.count == 2 + 6 && s.shading.count == s.prims.count, "%zu primitives, %zu shading entries",
           s.prims.count, s.shading.count);
+    int sides = 0, bases = 0;
     for (size_t i = 2; i < s.shading.count; ++i) {
         uint32_t flags = rs_float_as_uint(s.shading.data[i].d.w);
         CHECK(flags == (RS_SHADING_NORMALS | RS_SHADING_UVS), "pyramid triangle %zu has flags %u", i - 2, flags);
-        uint32_t m = rs_prim_material(&s.prims.data[i]);
-        CHECK(rs_material_colour_texture(&s.materials.data[m]) == 0, "pyramid triangle %zu's material has no texture",
-              i - 2);
+        const RsMaterial* m = &s.materials.data[rs_prim_material(&s.prims.data[i])];
+        if (rs_material_type(m) == RS_MAT_PLASTIC) {
+            ++sides;
+            CHECK(rs_material_colour_texture(m) == 0, "a side's material has no texture");
+            CHECK_NEAR(rs_material_alpha_x(m), 0.4 * 0.4, 1e-6);
+        } else if (rs_material_type(m) == RS_MAT_CONDUCTOR) {
+            ++bases;
+            CHECK_NEAR(rs_material_alpha_x(m), 0.3 * 0.3, 1e-6);
+            RsVec3 f = rs_fresnel_conductor(1.0f, rs_material_eta(m), rs_material_k(m));
+            CHECK(fabsf(f.x - 1.0f) < 1e-3f && fabsf(f.y - 0.766f) < 1e-3f && fabsf(f.z - 0.336f) < 1e-3f,
+                  "the gold base reflects (%g, %g, %g) head-on", f.x, f.y, f.z);
+        }
     }
+    CHECK(sides == 4 && bases == 2, "%d plastic sides and %d conductor base triangles", sides, bases);
     CHECK(s.textures.descriptors.count == 1 && s.textures.descriptors.data[0].y == 64, "%zu textures",
           s.textures.descriptors.count);
     rs_scene_free(&s);
