@@ -175,6 +175,45 @@ static int read_conductor_colour(const RsJsonReader* r, const cJSON* node, const
     return read_colour(r, node, path, "color", 0, d);
 }
 
+/* "emission": [r, g, b] radiance, or {"texture": "file.png", "scale": s or [r, g, b]}: the
+ * image's colour (sRGB-decoded) times scale (default 1). */
+static int read_emission(const RsJsonReader* r, const cJSON* node, const char* path, const char* name, int required,
+                         RsMaterialDesc* d)
+{
+    const cJSON* value = cJSON_GetObjectItemCaseSensitive(node, "emission");
+    if (!cJSON_IsObject(value))
+        return rs_json_get_vec3(r, node, path, "emission", required, &d->emission) ||
+               rs_json_check_colour_range(r, path, "emission", d->emission, INFINITY);
+    char where[RS_PATH_MAX];
+    rs_json_join_key(where, path, "emission");
+    static const char* const keys[] = {"texture", "scale", NULL};
+    const char* file = NULL;
+    if (rs_json_check_keys(r, value, where, keys) || rs_json_get_string(r, value, where, "texture", 1, &file))
+        return -1;
+    d->emission = rs_vec3_splat(1.0f);
+    const cJSON* scale = cJSON_GetObjectItemCaseSensitive(value, "scale");
+    if (cJSON_IsNumber(scale)) {
+        double s = 1.0;
+        if (rs_json_get_number(r, value, where, "scale", 0, &s))
+            return -1;
+        d->emission = rs_vec3_splat((float)s);
+    } else if (scale && rs_json_get_vec3(r, value, where, "scale", 0, &d->emission)) {
+        return -1;
+    }
+    if (rs_json_check_colour_range(r, where, "scale", d->emission, INFINITY))
+        return -1;
+    char full[4096], file_where[RS_PATH_MAX], message_where[RS_PATH_MAX + 512];
+    rs_json_join_key(file_where, where, "texture");
+    if (rs_json_resolve_path(r, file_where, file, full, sizeof full))
+        return -1;
+    snprintf(message_where, sizeof message_where, "%s: %s (material '%.200s')", r->file, file_where, name);
+    int32_t texture = rs_texture_load(&r->scene->textures, full, RS_TEXTURE_SRGB, message_where, r->err);
+    if (texture < 0)
+        return -1;
+    d->emission_texture = (uint32_t)texture;
+    return 0;
+}
+
 int rs_json_read_material(const RsJsonReader* r, const cJSON* node, const char* path)
 {
     if (rs_json_expect_object(r, node, path))
@@ -224,7 +263,7 @@ int rs_json_read_material(const RsJsonReader* r, const cJSON* node, const char* 
         static const char* const keys[] = {"name", "type", "emission", "two_sided", NULL};
         d = rs_material_desc(RS_MAT_DIFFUSE);
         d.colour = rs_vec3_splat(0.0f); /* a pure emitter reflects nothing */
-        status = rs_json_check_keys(r, node, path, keys) || rs_json_get_vec3(r, node, path, "emission", 1, &d.emission);
+        status = rs_json_check_keys(r, node, path, keys) || read_emission(r, node, path, name, 1, &d);
     } else {
         rs_json_join_key(where, path, "type");
         return rs_json_fail(r, where,
@@ -232,8 +271,7 @@ int rs_json_read_material(const RsJsonReader* r, const cJSON* node, const char* 
                             "\"emissive\" (got \"%s\")",
                             type);
     }
-    if (status || rs_json_get_vec3(r, node, path, "emission", 0, &d.emission) ||
-        rs_json_check_colour_range(r, path, "emission", d.emission, INFINITY) ||
+    if (status || (d.emission_texture == RS_NO_TEXTURE && read_emission(r, node, path, name, 0, &d)) ||
         rs_json_get_bool(r, node, path, "two_sided", &d.two_sided))
         return -1;
     return rs_scene_add_material(r->scene, name, rs_material_from_desc(&d), r->err) < 0 ? -1 : 0;

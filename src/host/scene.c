@@ -211,14 +211,22 @@ static float env_mean_luminance(const RsEnvironment* env)
     return (zenith + rs_luminance(rs_xyz(env->horizon)) + rs_luminance(rs_xyz(env->ground))) / 3.0f;
 }
 
+/* Luminance of a material's emission, averaged over its emission texture if it has one. */
+static float emitted_luminance(const RsScene* scene, const RsMaterial* m)
+{
+    RsVec3 e = rs_material_emission(m);
+    uint32_t texture = rs_material_emission_texture(m);
+    if (texture != RS_NO_TEXTURE)
+        e = rs_mul(e, rs_texture_mean(&scene->textures, texture));
+    return rs_luminance(e);
+}
+
 static int build_lights(RsScene* scene, float scene_radius, RsError* err)
 {
     uint32_t count = 0;
     float env_lum = env_mean_luminance(&scene->env);
-    for (size_t i = 0; i < scene->prims.count; ++i) {
-        const RsMaterial* m = &scene->materials.data[rs_prim_material(&scene->prims.data[i])];
-        count += rs_luminance(rs_material_emission(m)) > 0.0f;
-    }
+    for (size_t i = 0; i < scene->prims.count; ++i)
+        count += emitted_luminance(scene, &scene->materials.data[rs_prim_material(&scene->prims.data[i])]) > 0.0f;
     count += env_lum > 0.0f;
     for (size_t i = 0; i < scene->point_lights.count; ++i)
         count += point_light_power(&scene->point_lights.data[i]) > 0.0;
@@ -236,7 +244,7 @@ static int build_lights(RsScene* scene, float scene_radius, RsError* err)
     uint32_t k = 0;
     for (size_t i = 0; i < scene->prims.count; ++i) {
         const RsMaterial* m = &scene->materials.data[rs_prim_material(&scene->prims.data[i])];
-        float lum = rs_luminance(rs_material_emission(m));
+        float lum = emitted_luminance(scene, m);
         if (!(lum > 0.0f))
             continue;
         float area = prim_area(&scene->prims.data[i]);

@@ -215,3 +215,11 @@ RsTextureView rs_texture_set_view(const RsTextureSet* set)
     v.count = (uint32_t)set->descriptors.count;
     return v;
 }
+
+RsVec3 rs_texture_mean(const RsTextureSet* set, uint32_t index)
+{
+    RsTextureView v = rs_texture_set_view(set);
+    RsUint4 d = set->descriptors.data[index];
+    RsFloat4 c = rs_texture_bilinear(&v, d, rs_texture_levels(d) - 1, 0.5f, 0.5f);
+    return rs_vec3(c.x, c.y, c.z);
+}

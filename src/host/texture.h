@@ -45,4 +45,7 @@ int32_t rs_texture_add_rgba8(RsTextureSet* set, const char* name, const uint8_t*
 
 RsTextureView rs_texture_set_view(const RsTextureSet* set);
 
+/* The mean colour of texture `index` in linear light (its last mip level, one texel). */
+RsVec3 rs_texture_mean(const RsTextureSet* set, uint32_t index);
+
 #endif /* RS_HOST_TEXTURE_H */

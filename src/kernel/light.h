@@ -15,6 +15,7 @@
 #include "sampling.h"
 #include "scene_view.h"
 #include "surface.h"
+#include "texture_coords.h"
 
 typedef struct RsLightSample {
     RsVec3 dir;           /* unit, from the shading point towards the light */
@@ -23,6 +24,7 @@ typedef struct RsLightSample {
     int at_infinity;      /* the environment: a direction, no point */
     int delta;            /* a point or spot light: no BSDF sample can find it, so no MIS */
     RsSurfacePoint point; /* the sampled point on an area light, with its error bound */
+    float point_b1, point_b2; /* its barycentrics on a triangle (texture coordinates) */
 } RsLightSample;
 
 RS_FN RsVec3 rs_env_radiance(const RsEnvironment* env, RsVec3 dir)
@@ -128,13 +130,13 @@ RS_FN int rs_light_sample(const RsSceneView* s, RsVec3 from, float u_pick, float
     }
     ls->at_infinity = 0;
     const RsPrim* p = &s->prims[prim_index];
+    ls->point_b1 = ls->point_b2 = 0.0f;
     if (rs_prim_type(p) == RS_PRIM_SPHERE) {
         RsVec3 unit = rs_sample_uniform_sphere(u1, u2);
         ls->point = rs_surface_on_sphere(p, prim_index, rs_madd(rs_xyz(p->a), unit, p->b.x));
     } else {
-        float b1, b2;
-        rs_sample_triangle(u1, u2, &b1, &b2);
-        ls->point = rs_surface_on_triangle(p, prim_index, b1, b2);
+        rs_sample_triangle(u1, u2, &ls->point_b1, &ls->point_b2);
+        ls->point = rs_surface_on_triangle(p, prim_index, ls->point_b1, ls->point_b2);
     }
     RsVec3 to = rs_sub(ls->point.p, from);
     float dist2 = rs_dot(to, to);
@@ -144,7 +146,15 @@ RS_FN int rs_light_sample(const RsSceneView* s, RsVec3 from, float u_pick, float
     float cos_l = fabsf(rs_dot(ls->point.n, ls->dir));
     if (cos_l <= 0.0f)
         return 0;
-    ls->radiance = rs_emitted(&s->materials[rs_prim_material(p)], ls->point.n, rs_neg(ls->dir));
+    const RsMaterial* m = &s->materials[rs_prim_material(p)];
+    ls->radiance = rs_emitted(m, ls->point.n, rs_neg(ls->dir));
+    uint32_t texture = rs_material_emission_texture(m);
+    if (texture != RS_NO_TEXTURE && !rs_is_black(ls->radiance)) {
+        /* full resolution: a light sample has no pixel footprint, and the noise averages out */
+        RsTexturePoint t = rs_texture_point(s, p, prim_index, ls->point_b1, ls->point_b2, ls->point.p);
+        RsFloat4 c = rs_texture_lookup(&s->textures, texture, t.u, t.v, 0.0f);
+        ls->radiance = rs_mul(ls->radiance, rs_vec3(c.x, c.y, c.z));
+    }
     ls->pdf = select_pdf / light.w * dist2 / cos_l;
     return !rs_is_black(ls->radiance);
 }

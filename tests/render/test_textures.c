@@ -12,6 +12,10 @@
  *    pixel, lit by a point light, 1 spp: the level of detail picks the mip level where the
  *    checker has averaged to grey, so every pixel is within 10% of the image mean and the mean
  *    is half the white value; a lookup without mip-mapping would make pixels black or white.
+ * 3. Emission textures: a quad emitting 2 x half_mask.png (white left half, black right) seen
+ *    head-on shows radiance 2 on the left and 0 on the right; a floor lit only by an emitter
+ *    textured with fine_checker.png (half its texels black) receives, by next-event estimation at
+ *    depth 1, what an untextured emitter of half the radiance gives it, within 2%.
  */
 #include <string.h>
 
@@ -110,6 +114,75 @@ static void test_filtering(const char* dir, const RsBackendConfig* cfg)
     rs_scene_free(&s);
 }
 
+static int32_t emitter(RsScene* s, const char* dir, const char* file, float scale, RsError* err)
+{
+    RsMaterialDesc d = rs_material_desc(RS_MAT_DIFFUSE);
+    d.colour = rs_vec3_splat(0.0f);
+    d.emission = rs_vec3_splat(scale);
+    if (file) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, file);
+        int32_t t = rs_texture_load(&s->textures, path, RS_TEXTURE_SRGB, "test_textures", err);
+        CHECK(t >= 0, "%s", err->message);
+        d.emission_texture = t >= 0 ? (uint32_t)t : RS_NO_TEXTURE;
+    }
+    return rs_scene_add_material(s, file ? file : "plain", rs_material_from_desc(&d), err);
+}
+
+static void test_emission(const char* dir, const RsBackendConfig* cfg, uint32_t spp)
+{
+    RsError err = {{0}};
+    RsScene s;
+    rs_scene_init(&s);
+    s.camera.eye = rs_vec3(0, 0, 10);
+    s.camera.look_at = rs_vec3(0, 0, 0);
+    s.camera.fov_degrees = 2.0f * atanf(0.1f) * 180.0f / RS_PI;
+    add_quad(&s, 1.0f, (uint32_t)emitter(&s, dir, "half_mask.png", 2.0f, &err), &err);
+    RsFloat4* film = render(&s, cfg, 4);
+    double left = 0.0, right = 0.0;
+    int n = 0;
+    for (int y = 2; film && y < SIZE - 2; ++y)
+        for (int x = 2; x < SIZE / 2 - 2; ++x, ++n) {
+            left += film[y * SIZE + x].x / film[y * SIZE + x].w;
+            right += film[y * SIZE + SIZE - 1 - x].x / film[y * SIZE + SIZE - 1 - x].w;
+        }
+    CHECK(film && fabs(left / n - 2.0) < 1e-3 && fabs(right / n) < 1e-3, "emitter halves: %.4f and %.4f, expected 2 and 0",
+          left / n, right / n);
+    free(film);
+    rs_scene_free(&s);
+
+    double floor_mean[2];
+    for (int textured = 0; textured < 2; ++textured) {
+        rs_scene_init(&s);
+        s.camera.eye = rs_vec3(0, 1.5f, 0.01f); /* under the lamp, looking down */
+        s.camera.look_at = rs_vec3(0, 0, 0);
+        s.camera.fov_degrees = 40.0f;
+        int32_t floor_m = rs_scene_add_material(&s, "floor", rs_material_make(RS_MAT_DIFFUSE, rs_vec3_splat(0.5f),
+                                                                              rs_vec3_splat(0.0f), 1.0f, 0), &err);
+        RsVec3 f[4] = {rs_vec3(-3, 0, 3), rs_vec3(3, 0, 3), rs_vec3(3, 0, -3), rs_vec3(-3, 0, -3)};
+        rs_scene_add_triangle(&s, f[0], f[1], f[2], (uint32_t)floor_m, &err);
+        rs_scene_add_triangle(&s, f[0], f[2], f[3], (uint32_t)floor_m, &err);
+        /* the lamp faces down: its vertices run counter-clockwise seen from below */
+        RsVec3 l[4] = {rs_vec3(-1, 2, -1), rs_vec3(1, 2, -1), rs_vec3(1, 2, 1), rs_vec3(-1, 2, 1)};
+        uint32_t lamp = (uint32_t)(textured ? emitter(&s, dir, "fine_checker.png", 4.0f, &err)
+                                            : emitter(&s, dir, NULL, 2.0f, &err));
+        const float first[6] = {0, 0, 1, 0, 1, 1}, second[6] = {0, 0, 1, 1, 0, 1};
+        rs_scene_add_triangle_shaded(&s, l[0], l[1], l[2], NULL, first, lamp, &err);
+        rs_scene_add_triangle_shaded(&s, l[0], l[2], l[3], NULL, second, lamp, &err);
+        RsFloat4* img = render(&s, cfg, spp);
+        double mean[3] = {0, 0, 0};
+        if (img)
+            film_mean(img, SIZE * SIZE, mean);
+        floor_mean[textured] = mean[0];
+        free(img);
+        rs_scene_free(&s);
+    }
+    CHECK(floor_mean[0] > 0.05, "the floor is not lit (%.5f)", floor_mean[0]);
+    CHECK(fabs(floor_mean[1] - floor_mean[0]) <= 0.02 * floor_mean[0],
+          "a floor under a half-black lamp of radiance 4 gets %.5f, under a plain lamp of radiance 2 %.5f",
+          floor_mean[1], floor_mean[0]);
+}
+
 int main(int argc, char** argv)
 {
     CHECK(argc > 1, "usage: test_textures TEXTURE_DIR [cpu|cuda]");
@@ -125,5 +198,6 @@ int main(int argc, char** argv)
         cfg.kind = RS_BACKEND_CUDA;
     test_orientation(argv[1], &cfg, cuda ? 1024 : 256);
     test_filtering(argv[1], &cfg);
+    test_emission(argv[1], &cfg, cuda ? 1024 : 256);
     return rs_test_finish("test_textures");
 }
