@@ -15,14 +15,6 @@
 #include <string.h>
 #include <math.h>
 
-/* RS_FN_COLD: a function that hot loops call rarely (alpha cut-outs inside traversal). Kept out
- * of line on the GPU, so that its registers do not count against the loop that calls it. */
-#if defined(__CUDACC__)
-#  define RS_FN_COLD static __host__ __device__ __noinline__
-#else
-#  define RS_FN_COLD static inline
-#endif
-
 #if defined(__CUDACC__)
 #  define RS_FN static __host__ __device__ __forceinline__
 #else

@@ -26,9 +26,8 @@ typedef struct RsCutouts {
     RsTextureView textures;
 } RsCutouts;
 
-/* 1 if scene primitive `prim` has a hole at barycentrics (b1, b2). Out of line on the GPU: the
- * texture lookup would otherwise take registers from every traversal loop, cut-outs or not. */
-RS_FN_COLD int rs_cutout_hole(const RsCutouts* c, uint32_t prim, float b1, float b2)
+/* 1 if scene primitive `prim` has a hole at barycentrics (b1, b2). */
+RS_FN int rs_cutout_hole(const RsCutouts* c, uint32_t prim, float b1, float b2)
 {
     const RsPrim* p = &c->prims[prim];
     uint32_t alpha = rs_float_as_uint(c->materials[rs_prim_material(p)].e.y);

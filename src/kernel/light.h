@@ -24,7 +24,7 @@ typedef struct RsLightSample {
     int at_infinity;      /* the environment: a direction, no point */
     int delta;            /* a point or spot light: no BSDF sample can find it, so no MIS */
     RsSurfacePoint point; /* the sampled point on an area light, with its error bound */
-    float point_b1, point_b2; /* its barycentrics on a triangle (texture coordinates) */
+    float point_b1, point_b2; /* its barycentrics on a triangle (rs_light_emission_texture) */
 } RsLightSample;
 
 RS_FN RsVec3 rs_env_radiance(const RsEnvironment* env, RsVec3 dir)
@@ -72,6 +72,24 @@ RS_FN float rs_spot_falloff(const RsPointLight* l, RsVec3 from_light)
         return 0.0f;
     float t = (cos_theta - cos_end) / (cos_start - cos_end);
     return t * t * (3.0f - 2.0f * t);
+}
+
+/* ls->radiance scaled by the light's emission texture at the sampled point, if it has one. At
+ * full resolution: a light sample has no pixel footprint, and the noise averages out. Kept out
+ * of rs_light_sample on purpose: folding it in changed how nvcc contracted that function's
+ * arithmetic into fused multiply-adds in the persistent kernels only, and images stopped being
+ * bit-identical across dead-ray strategies (test_gpu_render caught it). */
+RS_FN void rs_light_emission_texture(const RsSceneView* s, RsLightSample* ls)
+{
+    if (ls->at_infinity || ls->delta)
+        return;
+    const RsPrim* p = &s->prims[ls->point.prim];
+    uint32_t texture = rs_material_emission_texture(&s->materials[rs_prim_material(p)]);
+    if (texture == RS_NO_TEXTURE)
+        return;
+    RsTexturePoint t = rs_texture_point(s, p, ls->point.prim, ls->point_b1, ls->point_b2, ls->point.p);
+    RsFloat4 c = rs_texture_lookup(&s->textures, texture, t.u, t.v, 0.0f);
+    ls->radiance = rs_mul(ls->radiance, rs_vec3(c.x, c.y, c.z));
 }
 
 /* Index of the first light whose cumulative probability exceeds u. */
@@ -130,13 +148,13 @@ RS_FN int rs_light_sample(const RsSceneView* s, RsVec3 from, float u_pick, float
     }
     ls->at_infinity = 0;
     const RsPrim* p = &s->prims[prim_index];
-    ls->point_b1 = ls->point_b2 = 0.0f;
+    float b1 = 0.0f, b2 = 0.0f;
     if (rs_prim_type(p) == RS_PRIM_SPHERE) {
         RsVec3 unit = rs_sample_uniform_sphere(u1, u2);
         ls->point = rs_surface_on_sphere(p, prim_index, rs_madd(rs_xyz(p->a), unit, p->b.x));
     } else {
-        rs_sample_triangle(u1, u2, &ls->point_b1, &ls->point_b2);
-        ls->point = rs_surface_on_triangle(p, prim_index, ls->point_b1, ls->point_b2);
+        rs_sample_triangle(u1, u2, &b1, &b2);
+        ls->point = rs_surface_on_triangle(p, prim_index, b1, b2);
     }
     RsVec3 to = rs_sub(ls->point.p, from);
     float dist2 = rs_dot(to, to);
@@ -146,16 +164,10 @@ RS_FN int rs_light_sample(const RsSceneView* s, RsVec3 from, float u_pick, float
     float cos_l = fabsf(rs_dot(ls->point.n, ls->dir));
     if (cos_l <= 0.0f)
         return 0;
-    const RsMaterial* m = &s->materials[rs_prim_material(p)];
-    ls->radiance = rs_emitted(m, ls->point.n, rs_neg(ls->dir));
-    uint32_t texture = rs_material_emission_texture(m);
-    if (texture != RS_NO_TEXTURE && !rs_is_black(ls->radiance)) {
-        /* full resolution: a light sample has no pixel footprint, and the noise averages out */
-        RsTexturePoint t = rs_texture_point(s, p, prim_index, ls->point_b1, ls->point_b2, ls->point.p);
-        RsFloat4 c = rs_texture_lookup(&s->textures, texture, t.u, t.v, 0.0f);
-        ls->radiance = rs_mul(ls->radiance, rs_vec3(c.x, c.y, c.z));
-    }
+    ls->radiance = rs_emitted(&s->materials[rs_prim_material(p)], ls->point.n, rs_neg(ls->dir));
     ls->pdf = select_pdf / light.w * dist2 / cos_l;
+    ls->point_b1 = b1;
+    ls->point_b2 = b2;
     return !rs_is_black(ls->radiance);
 }
 

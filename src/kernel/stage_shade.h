@@ -62,6 +62,9 @@ RS_FN int rs_shade_next_event(const RsKernelParams* kp, const RsMaterial* mat, c
     if (!rs_light_sample(&kp->scene, sp->p, rs_rng(key, depth, RS_DIM_LIGHT_PICK),
                          rs_rng(key, depth, RS_DIM_LIGHT_U), rs_rng(key, depth, RS_DIM_LIGHT_V), &ls))
         return 0;
+    rs_light_emission_texture(&kp->scene, &ls);
+    if (rs_is_black(ls.radiance)) /* a black texel of a textured lamp */
+        return 0;
     float bsdf_pdf;
     RsVec3 f = rs_bsdf_eval(mat, sp->n, ns, wo, ls.dir, &bsdf_pdf);
     if (rs_is_black(f))
