@@ -1,6 +1,6 @@
-/* surface_texture.h - what a hit point reads from its material's textures: texture coordinates,
- * the level of detail of the pixel's footprint there, and the material with its colour looked
- * up. Shared header (gcc C11, g++, nvcc); used by shade.
+/* surface_texture.h - what a hit point reads from its material's textures: the level of detail
+ * of the pixel's footprint there, and the material with its colour and emission looked up.
+ * Shared header (gcc C11, g++, nvcc); used by shade.
  *
  * Texture coordinates come from texture_coords.h.
  * Footprint: a ray cone from the camera whose spread is one pixel, at the hit's distance from
