@@ -68,6 +68,20 @@ static int read_colour(const RsJsonReader* r, const cJSON* node, const char* pat
            rs_json_check_colour_range(r, path, key, d->colour, 1.0f);
 }
 
+/* The image `file` (relative to the scene) of the texture object at `where`, loaded with
+ * `flags`; its index, or -1 with an error naming the scene, the JSON path, the material and the
+ * file. */
+static int32_t load_texture(const RsJsonReader* r, const char* where, const char* name, const char* file,
+                            uint32_t flags)
+{
+    char full[4096], file_where[RS_PATH_MAX], message_where[RS_PATH_MAX + 512];
+    rs_json_join_key(file_where, where, "texture");
+    if (rs_json_resolve_path(r, file_where, file, full, sizeof full))
+        return -1;
+    snprintf(message_where, sizeof message_where, "%s: %s (material '%.200s')", r->file, file_where, name);
+    return rs_texture_load(&r->scene->textures, full, flags, message_where, r->err);
+}
+
 /* A colour that may be an image: [r, g, b], or {"texture": "file.png", "wrap": "repeat" or
  * "clamp"}. The image is sRGB-encoded colour, as PNG and JPEG files are. */
 static int read_colour_or_texture(const RsJsonReader* r, const cJSON* node, const char* path, const char* name,
@@ -92,12 +106,7 @@ static int read_colour_or_texture(const RsJsonReader* r, const cJSON* node, cons
         rs_json_join_key(at, where, "wrap");
         return rs_json_fail(r, at, "must be \"repeat\" or \"clamp\" (got \"%s\")", wrap);
     }
-    char full[4096], file_where[RS_PATH_MAX], message_where[RS_PATH_MAX + 512];
-    rs_json_join_key(file_where, where, "texture");
-    if (rs_json_resolve_path(r, file_where, file, full, sizeof full))
-        return -1;
-    snprintf(message_where, sizeof message_where, "%s: %s (material '%.200s')", r->file, file_where, name);
-    int32_t texture = rs_texture_load(&r->scene->textures, full, flags, message_where, r->err);
+    int32_t texture = load_texture(r, where, name, file, flags);
     if (texture < 0)
         return -1;
     d->colour = rs_vec3_splat(1.0f);
@@ -121,12 +130,7 @@ static int read_alpha(const RsJsonReader* r, const cJSON* node, const char* path
     const char* file = NULL;
     if (rs_json_check_keys(r, value, where, keys) || rs_json_get_string(r, value, where, "texture", 1, &file))
         return -1;
-    char full[4096], file_where[RS_PATH_MAX], message_where[RS_PATH_MAX + 512];
-    rs_json_join_key(file_where, where, "texture");
-    if (rs_json_resolve_path(r, file_where, file, full, sizeof full))
-        return -1;
-    snprintf(message_where, sizeof message_where, "%s: %s (material '%.200s')", r->file, file_where, name);
-    int32_t texture = rs_texture_load(&r->scene->textures, full, RS_TEXTURE_LOAD_MASK, message_where, r->err);
+    int32_t texture = load_texture(r, where, name, file, RS_TEXTURE_LOAD_MASK);
     if (texture < 0)
         return -1;
     d->alpha_texture = (uint32_t)texture;
@@ -202,12 +206,7 @@ static int read_emission(const RsJsonReader* r, const cJSON* node, const char* p
     }
     if (rs_json_check_colour_range(r, where, "scale", d->emission, INFINITY))
         return -1;
-    char full[4096], file_where[RS_PATH_MAX], message_where[RS_PATH_MAX + 512];
-    rs_json_join_key(file_where, where, "texture");
-    if (rs_json_resolve_path(r, file_where, file, full, sizeof full))
-        return -1;
-    snprintf(message_where, sizeof message_where, "%s: %s (material '%.200s')", r->file, file_where, name);
-    int32_t texture = rs_texture_load(&r->scene->textures, full, RS_TEXTURE_SRGB, message_where, r->err);
+    int32_t texture = load_texture(r, where, name, file, RS_TEXTURE_SRGB);
     if (texture < 0)
         return -1;
     d->emission_texture = (uint32_t)texture;

@@ -4,6 +4,7 @@
 #define RS_TESTS_RENDER_UTIL_H
 
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../../src/host/scene.h"
@@ -69,6 +70,22 @@ static inline RsBackendConfig cpu_config(RsDeadRay d, uint32_t threads, int payl
     c.threads = threads;
     c.payload = payload;
     return c;
+}
+
+/* The backend of a render test that the gpu suite runs again with the argument "cuda": the CPU
+ * with the stencil strategy, or CUDA when argv[arg] is "cuda". *cuda says which. Returns 0 (after
+ * saying so) when CUDA is asked for but there is no device: the test is then skipped. */
+static inline int test_backend(int argc, char** argv, int arg, const char* name, RsBackendConfig* cfg, int* cuda)
+{
+    *cuda = argc > arg && strcmp(argv[arg], "cuda") == 0;
+    *cfg = cpu_config(RS_DEADRAY_STENCIL, 0, 0);
+    if (*cuda && (!rs_cuda_built() || rs_cuda_device_count() <= 0)) {
+        printf("%s: no CUDA device, skipped\n", name);
+        return 0;
+    }
+    if (*cuda)
+        cfg->kind = RS_BACKEND_CUDA;
+    return 1;
 }
 
 #endif /* RS_TESTS_RENDER_UTIL_H */

@@ -54,14 +54,10 @@ int main(int argc, char** argv)
     CHECK(argc > 1, "usage: test_cutouts TEXTURE_DIR [cpu|cuda]");
     if (argc < 2)
         return rs_test_finish("test_cutouts");
-    int cuda = argc > 2 && strcmp(argv[2], "cuda") == 0;
-    if (cuda && (!rs_cuda_built() || rs_cuda_device_count() <= 0)) {
-        printf("test_cutouts: no CUDA device, skipped\n");
+    RsBackendConfig cfg;
+    int cuda;
+    if (!test_backend(argc, argv, 2, "test_cutouts", &cfg, &cuda))
         return RS_TEST_SKIP;
-    }
-    RsBackendConfig cfg = cpu_config(RS_DEADRAY_STENCIL, 0, 0);
-    if (cuda)
-        cfg.kind = RS_BACKEND_CUDA;
     const RsAccelKind kinds[] = {RS_ACCEL_BVH2, RS_ACCEL_BVH8, RS_ACCEL_GRID};
     const char* names[] = {"bvh2", "bvh8", "grid"};
     for (int k = 0; k < 3; ++k) {

@@ -149,14 +149,10 @@ static void test_lights_add_up(const RsBackendConfig* cfg, uint32_t spp)
 
 int main(int argc, char** argv)
 {
-    int cuda = argc > 1 && strcmp(argv[1], "cuda") == 0;
-    if (cuda && (!rs_cuda_built() || rs_cuda_device_count() <= 0)) {
-        printf("test_point_lights: no CUDA device, skipped\n");
+    RsBackendConfig cfg;
+    int cuda;
+    if (!test_backend(argc, argv, 1, "test_point_lights", &cfg, &cuda))
         return RS_TEST_SKIP;
-    }
-    RsBackendConfig cfg = cpu_config(RS_DEADRAY_STENCIL, 0, 0);
-    if (cuda)
-        cfg.kind = RS_BACKEND_CUDA;
     test_point(&cfg);
     test_spot(&cfg);
     test_lights_add_up(&cfg, cuda ? 4096 : 512);

@@ -27,14 +27,10 @@ static RsFloat4* render(const RsScene* s, const RsBackendConfig* cfg, uint32_t s
 
 int main(int argc, char** argv)
 {
-    int cuda = argc > 1 && strcmp(argv[1], "cuda") == 0;
-    if (cuda && (!rs_cuda_built() || rs_cuda_device_count() <= 0)) {
-        printf("test_precision: no CUDA device, skipped\n");
+    RsBackendConfig cfg;
+    int cuda;
+    if (!test_backend(argc, argv, 1, "test_precision", &cfg, &cuda))
         return RS_TEST_SKIP;
-    }
-    RsBackendConfig cfg = cpu_config(RS_DEADRAY_STENCIL, 0, 0);
-    if (cuda)
-        cfg.kind = RS_BACKEND_CUDA;
     uint32_t spp = cuda ? 256 : 24;
     const double scales[] = {1e-3, 1.0, 1e3, 1e4};
     const double distances[] = {10.0, 100.0, 1e3, 1e4};

@@ -87,14 +87,10 @@ static double inner_difference(const RsFloat4* a, const RsFloat4* ref)
 
 int main(int argc, char** argv)
 {
-    int cuda = argc > 1 && strcmp(argv[1], "cuda") == 0;
-    if (cuda && (!rs_cuda_built() || rs_cuda_device_count() <= 0)) {
-        printf("test_smooth_shading: no CUDA device, skipped\n");
+    RsBackendConfig cfg;
+    int cuda;
+    if (!test_backend(argc, argv, 1, "test_smooth_shading", &cfg, &cuda))
         return RS_TEST_SKIP;
-    }
-    RsBackendConfig cfg = cpu_config(RS_DEADRAY_STENCIL, 0, 0);
-    if (cuda)
-        cfg.kind = RS_BACKEND_CUDA;
     uint32_t spp = cuda ? 1024 : 128;
     RsFloat4* sphere = render(0, &cfg, spp);
     RsFloat4* smooth = render(1, &cfg, spp);

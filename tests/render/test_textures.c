@@ -188,14 +188,10 @@ int main(int argc, char** argv)
     CHECK(argc > 1, "usage: test_textures TEXTURE_DIR [cpu|cuda]");
     if (argc < 2)
         return rs_test_finish("test_textures");
-    int cuda = argc > 2 && strcmp(argv[2], "cuda") == 0;
-    if (cuda && (!rs_cuda_built() || rs_cuda_device_count() <= 0)) {
-        printf("test_textures: no CUDA device, skipped\n");
+    RsBackendConfig cfg;
+    int cuda;
+    if (!test_backend(argc, argv, 2, "test_textures", &cfg, &cuda))
         return RS_TEST_SKIP;
-    }
-    RsBackendConfig cfg = cpu_config(RS_DEADRAY_STENCIL, 0, 0);
-    if (cuda)
-        cfg.kind = RS_BACKEND_CUDA;
     test_orientation(argv[1], &cfg, cuda ? 1024 : 256);
     test_filtering(argv[1], &cfg);
     test_emission(argv[1], &cfg, cuda ? 1024 : 256);
