@@ -21,10 +21,17 @@ cudaError_t rs_launch_connect(const RsKernelParams& kp, const uint32_t* shadow_c
     if (max_shadows == 0)
         return cudaSuccess;
     unsigned grid = rs_blocks_for(max_shadows, RS_TRACE_BLOCK);
-    switch (kp.scene.accel.kind) {
-    case RS_ACCEL_BVH8: rs_kernel_connect<RS_ACCEL_BVH8><<<grid, RS_TRACE_BLOCK, 0, stream>>>(kp, shadow_count); break;
-    case RS_ACCEL_GRID: rs_kernel_connect<RS_ACCEL_GRID><<<grid, RS_TRACE_BLOCK, 0, stream>>>(kp, shadow_count); break;
-    default: rs_kernel_connect<RS_ACCEL_BVH2><<<grid, RS_TRACE_BLOCK, 0, stream>>>(kp, shadow_count); break;
+    /* a scene without cut-outs gets kernels compiled without the test (accel.h) */
+    const uint32_t plain = rs_accel_has_cutouts(&kp.scene.accel) ? 0u : RS_ACCEL_NO_CUTOUTS;
+#define RS_CONNECT(a) rs_kernel_connect<a><<<grid, RS_TRACE_BLOCK, 0, stream>>>(kp, shadow_count)
+    switch (kp.scene.accel.kind | plain) {
+    case RS_ACCEL_BVH8: RS_CONNECT(RS_ACCEL_BVH8); break;
+    case RS_ACCEL_BVH8 | RS_ACCEL_NO_CUTOUTS: RS_CONNECT(RS_ACCEL_BVH8 | RS_ACCEL_NO_CUTOUTS); break;
+    case RS_ACCEL_GRID: RS_CONNECT(RS_ACCEL_GRID); break;
+    case RS_ACCEL_GRID | RS_ACCEL_NO_CUTOUTS: RS_CONNECT(RS_ACCEL_GRID | RS_ACCEL_NO_CUTOUTS); break;
+    case RS_ACCEL_BVH2 | RS_ACCEL_NO_CUTOUTS: RS_CONNECT(RS_ACCEL_BVH2 | RS_ACCEL_NO_CUTOUTS); break;
+    default: RS_CONNECT(RS_ACCEL_BVH2); break;
     }
+#undef RS_CONNECT
     return cudaGetLastError();
 }

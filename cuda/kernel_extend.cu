@@ -39,9 +39,14 @@ static void launch(const RsKernelParams& kp, const RsLiveSet& set, int mode, cud
 
 cudaError_t rs_launch_extend(const RsKernelParams& kp, const RsLiveSet& set, int mode, cudaStream_t stream)
 {
-    switch (kp.scene.accel.kind) {
+    /* a scene without cut-outs gets kernels compiled without the test (accel.h) */
+    const uint32_t plain = rs_accel_has_cutouts(&kp.scene.accel) ? 0u : RS_ACCEL_NO_CUTOUTS;
+    switch (kp.scene.accel.kind | plain) {
     case RS_ACCEL_BVH8: launch<RS_ACCEL_BVH8>(kp, set, mode, stream); break;
+    case RS_ACCEL_BVH8 | RS_ACCEL_NO_CUTOUTS: launch<RS_ACCEL_BVH8 | RS_ACCEL_NO_CUTOUTS>(kp, set, mode, stream); break;
     case RS_ACCEL_GRID: launch<RS_ACCEL_GRID>(kp, set, mode, stream); break;
+    case RS_ACCEL_GRID | RS_ACCEL_NO_CUTOUTS: launch<RS_ACCEL_GRID | RS_ACCEL_NO_CUTOUTS>(kp, set, mode, stream); break;
+    case RS_ACCEL_BVH2 | RS_ACCEL_NO_CUTOUTS: launch<RS_ACCEL_BVH2 | RS_ACCEL_NO_CUTOUTS>(kp, set, mode, stream); break;
     default: launch<RS_ACCEL_BVH2>(kp, set, mode, stream); break;
     }
     return cudaGetLastError();

@@ -26,10 +26,13 @@ __device__ __forceinline__ bool rs_row_is_live(const RsLiveSet& set, uint32_t ro
     return true;
 }
 
-template <int Mode>
+template <int Mode, bool Cutouts>
 __global__ void __launch_bounds__(RS_TRACE_BLOCK) rs_kernel_extend_fetch(RsKernelParams kp, RsLiveSet set)
 {
     RS_TRACE_STACK_DECLARE(RS_ACCEL_BVH8, stack);
+    RsBvh8View view = kp.scene.accel.bvh8;
+    if (!Cutouts) /* compiled out of the walk when the scene has none (accel.h) */
+        view.cutouts = nullptr;
     const uint32_t lane = threadIdx.x & 31u;
     const uint32_t lanes_below = (1u << lane) - 1u;
     uint32_t* counter = &set.counters[RS_CTR_FETCH];
@@ -58,7 +61,7 @@ __global__ void __launch_bounds__(RS_TRACE_BLOCK) rs_kernel_extend_fetch(RsKerne
         }
         if (busy_lanes == 0 && exhausted)
             break;
-        if (busy && rs_bvh8_walk_step(&kp.scene.accel.bvh8, &walk, stack)) {
+        if (busy && rs_bvh8_walk_step(&view, &walk, stack)) {
             rs_stage_extend_walk_end(&kp, row, &walk);
             busy = false;
         }
@@ -70,12 +73,20 @@ cudaError_t rs_launch_extend_fetch(const RsKernelParams& kp, const RsLiveSet& se
     cudaError_t e = cudaMemsetAsync(&set.counters[RS_CTR_FETCH], 0, sizeof(uint32_t), stream);
     if (e != cudaSuccess)
         return e;
-    static unsigned grid[4] = {0, 0, 0, 0};
-#define RS_FETCH_CASE(m)                                                                              \
-    case m:                                                                                           \
-        if (!grid[m])                                                                                 \
-            grid[m] = rs_persistent_grid((const void*)rs_kernel_extend_fetch<m>, RS_TRACE_BLOCK);      \
-        rs_kernel_extend_fetch<m><<<grid[m], RS_TRACE_BLOCK, 0, stream>>>(kp, set);                    \
+    static unsigned grid[4][2] = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
+    const bool cut = rs_accel_has_cutouts(&kp.scene.accel);
+#define RS_FETCH_LAUNCH(m, c)                                                                          \
+    do {                                                                                               \
+        if (!grid[m][c])                                                                               \
+            grid[m][c] = rs_persistent_grid((const void*)rs_kernel_extend_fetch<m, c>, RS_TRACE_BLOCK); \
+        rs_kernel_extend_fetch<m, c><<<grid[m][c], RS_TRACE_BLOCK, 0, stream>>>(kp, set);              \
+    } while (0)
+#define RS_FETCH_CASE(m)                                                                               \
+    case m:                                                                                            \
+        if (cut)                                                                                       \
+            RS_FETCH_LAUNCH(m, true);                                                                  \
+        else                                                                                           \
+            RS_FETCH_LAUNCH(m, false);                                                                 \
         break;
     switch (mode) {
         RS_FETCH_CASE(RS_LIVE_FLAGS)
@@ -84,5 +95,6 @@ cudaError_t rs_launch_extend_fetch(const RsKernelParams& kp, const RsLiveSet& se
         RS_FETCH_CASE(RS_LIVE_INDEX)
     }
 #undef RS_FETCH_CASE
+#undef RS_FETCH_LAUNCH
     return cudaGetLastError();
 }

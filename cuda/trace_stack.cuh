@@ -12,7 +12,7 @@
 #define RS_TRACE_BLOCK 128
 
 #define RS_TRACE_STACK_DECLARE(accel, name)                                                            \
-    __shared__ uint64_t name##_memory[(accel) == RS_ACCEL_BVH8 ? RS_BVH8_STACK * RS_TRACE_BLOCK : 1]; \
+    __shared__ uint64_t name##_memory[((accel) & RS_ACCEL_KIND_MASK) == RS_ACCEL_BVH8 ? RS_BVH8_STACK * RS_TRACE_BLOCK : 1]; \
     RsTraceStack name = {name##_memory + threadIdx.x, RS_TRACE_BLOCK}
 
 #endif /* RS_CUDA_TRACE_STACK_CUH */
