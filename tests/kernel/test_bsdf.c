@@ -20,6 +20,7 @@
  * 4. Reciprocity: f(wo, wi) = f(wi, wo) for reflection; across a dielectric boundary
  *    f(wo, wi) / eta_o^2 = f(wi, wo) / eta_i^2 (the radiance scaling), eta_x the index on x's side.
  * GPU build: everything above from kernel results, plus GPU samples equal to CPU samples.
+ * With BSDF_DEBUG set in the environment, the cells that add most to a chi-square are printed.
  */
 #include <stdlib.h>
 #include <string.h>
