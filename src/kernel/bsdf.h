@@ -43,9 +43,9 @@ RS_FN int rs_bsdf_has_delta(const RsMaterial* m)
     }
 }
 
-/* 1 if the material has a lobe that rs_bsdf_eval sees: next-event estimation is worth a shadow
- * ray here. */
-RS_FN int rs_bsdf_has_smooth_density(const RsMaterial* m)
+/* 1 if the material has a lobe with a density (not a delta), which rs_bsdf_eval sees: next-event
+ * estimation is worth a shadow ray here. */
+RS_FN int rs_bsdf_has_density(const RsMaterial* m)
 {
     uint32_t type = rs_material_type(m);
     if (type == RS_MAT_DIFFUSE || type == RS_MAT_PLASTIC)

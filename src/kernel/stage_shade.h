@@ -127,7 +127,7 @@ RS_FN uint32_t rs_stage_shade(const RsKernelParams* kp, uint32_t row, RsShadowRo
 
     int is_last = depth == kp->max_depth;
     uint32_t result = RS_SHADE_TERMINATE;
-    if (rs_bsdf_has_smooth_density(mat) &&
+    if (rs_bsdf_has_density(mat) &&
         rs_shade_next_event(kp, mat, &sp, ns, wo, throughput, key, depth, is_path && !is_last, slot, shadow))
         result |= RS_SHADE_SHADOW;
 

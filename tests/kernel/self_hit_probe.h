@@ -72,7 +72,7 @@ RS_FN void rs_probe_path(const RsKernelParams* kp, uint32_t pixel, uint32_t samp
         RsVec3 wo = rs_neg(d);
         RsLightSample ls;
         float pdf;
-        if (rs_bsdf_has_smooth_density(mat) &&
+        if (rs_bsdf_has_density(mat) &&
             rs_light_sample(scene, sp.p, rs_rng(key, depth, RS_DIM_LIGHT_PICK), rs_rng(key, depth, RS_DIM_LIGHT_U),
                             rs_rng(key, depth, RS_DIM_LIGHT_V), &ls) &&
             !rs_is_black(rs_bsdf_eval(mat, sp.n, sp.n, wo, ls.dir, &pdf))) {
