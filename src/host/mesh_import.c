@@ -99,7 +99,7 @@ static void send_material(FILE* out, const struct aiMaterial* m)
         t = (uint32_t)strnlen(texture.data, 1023);
     put_u32(out, t);
     put(out, texture.data, t);
-    float pbr[3] = {0.0f, 0.0f, 1.0f}; /* glTF's defaults: metallic 1 is only meant when given */
+    float pbr[3] = {0.0f, 0.0f, 1.0f}; /* (given, metallic, roughness); glTF's roughness defaults to 1 */
     if (m && aiGetMaterialFloatArray(m, AI_MATKEY_METALLIC_FACTOR, &pbr[1], NULL) == aiReturn_SUCCESS) {
         pbr[0] = 1.0f;
         aiGetMaterialFloatArray(m, AI_MATKEY_ROUGHNESS_FACTOR, &pbr[2], NULL);
@@ -301,8 +301,9 @@ static float emission_of(float x)
 /* The raystream material for the file's material number `index`, named "file#index:name". The
  * number makes it unique: two materials of a file may carry the same name, or names that only
  * differ beyond what assimp keeps (1023 bytes) or the import stream sends (255). */
-/* The diffuse map of a file's material, relative to the mesh file unless absolute: its texture
- * index, or -1 with an error naming the scene, the mesh file, the material and the map. */
+/* A map of a file's material (its diffuse or opacity map), relative to the mesh file unless
+ * absolute: its texture index, or -1 with an error naming the scene, the mesh file, the material
+ * and the map. */
 static int32_t file_texture(RsScene* scene, const char* path, const char* where, const char* name, const char* map,
                             uint32_t flags, RsError* err)
 {
