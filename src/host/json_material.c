@@ -4,7 +4,9 @@
  * Each type has its list of keys; every key is optional except where stated (scenes/README.md
  * has the table). Roughness is perceptual, as in glTF, Blender and Unreal: GGX alpha =
  * roughness^2 (material.c); "roughness" sets both directions, "roughness_u" and "roughness_v"
- * (both or neither) make it anisotropic.
+ * (both or neither) make it anisotropic. A diffuse albedo or plastic colour may be an image
+ * ({"texture": ...}), any emission too ({"texture": ..., "scale": ...}), and diffuse and plastic
+ * materials may carry a cut-out mask ("alpha"); images load through texture.c, once per file.
  */
 #include "json_material.h"
 

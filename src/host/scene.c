@@ -77,9 +77,9 @@ int32_t rs_scene_add_material(RsScene* scene, const char* name, RsMaterial m, Rs
     return (int32_t)position;
 }
 
-/* Pushes p with its shading entry. The shading array is created (zeros for every primitive so
- * far) only when the first primitive with vertex normals arrives, so scenes without any pay
- * nothing. */
+/* Pushes p with its shading entry. The shading array is created (flat entries for every
+ * primitive so far) only when the first primitive with vertex normals or texture coordinates
+ * arrives, so scenes without any pay nothing. */
 static int push_prim(RsScene* scene, RsPrim p, const RsShading* shading, RsError* err)
 {
     static const RsShading flat;
