@@ -11,6 +11,7 @@ after changing it.
   fine_checker.png 256x256, single-texel black and white checker: linear 0 and 1, mean 0.5
   marble.png       128x128, a smooth procedural veined pattern for the materials scene
   half_mask.png    16x16 greyscale-in-RGB, no alpha: white (opaque) left half, black right half
+  grey188.png      4x4, every texel (188, 188, 188): a uniform colour or roughness, for tests
 """
 import math
 import os
@@ -68,6 +69,7 @@ def main():
         return (v, v - 8, v - 20, 255)
 
     write_png(os.path.join(out, "marble.png"), 128, 128, image(128, 128, marble))
+    write_png(os.path.join(out, "grey188.png"), 4, 4, image(4, 4, lambda x, y: (188, 188, 188, 255)))
     write_png_rgb(os.path.join(out, "half_mask.png"), 16, 16,
                   [c for y in range(16) for x in range(16) for c in ((255,) * 3 if x < 8 else (0,) * 3)])
 

@@ -16,8 +16,39 @@
 
 #include "scene_json.h"
 
-static int read_roughness(const RsJsonReader* r, const cJSON* node, const char* path, RsMaterialDesc* d)
+static int32_t load_texture(const RsJsonReader* r, const char* where, const char* name, const char* file,
+                            uint32_t flags);
+
+/* "roughness": {"texture": "r.png"}: perceptual roughness per point, the image's first channel
+ * read linearly (isotropic). */
+static int read_roughness_texture(const RsJsonReader* r, const cJSON* value, const char* path, const char* name,
+                                  RsMaterialDesc* d)
 {
+    char where[RS_PATH_MAX];
+    rs_json_join_key(where, path, "roughness");
+    static const char* const keys[] = {"texture", NULL};
+    const char* file = NULL;
+    if (rs_json_check_keys(r, value, where, keys) || rs_json_get_string(r, value, where, "texture", 1, &file))
+        return -1;
+    int32_t texture = load_texture(r, where, name, file, 0);
+    if (texture < 0)
+        return -1;
+    d->roughness_texture = (uint32_t)texture;
+    return 0;
+}
+
+static int read_roughness(const RsJsonReader* r, const cJSON* node, const char* path, const char* name,
+                          RsMaterialDesc* d)
+{
+    const cJSON* item = cJSON_GetObjectItemCaseSensitive(node, "roughness");
+    if (cJSON_IsObject(item)) {
+        if (cJSON_GetObjectItemCaseSensitive(node, "roughness_u") || cJSON_GetObjectItemCaseSensitive(node, "roughness_v")) {
+            char where[RS_PATH_MAX];
+            rs_json_join_key(where, path, "roughness");
+            return rs_json_fail(r, where, "give either roughness or roughness_u and roughness_v, not both");
+        }
+        return read_roughness_texture(r, item, path, name, d);
+    }
     double both = 0.0, u = -1.0, v = -1.0;
     int has_both = cJSON_GetObjectItemCaseSensitive(node, "roughness") != NULL;
     int has_u = cJSON_GetObjectItemCaseSensitive(node, "roughness_u") != NULL;
@@ -141,7 +172,11 @@ static int read_alpha(const RsJsonReader* r, const cJSON* node, const char* path
 
 /* A conductor's colour: "color" (normal-incidence reflectance), "metal" (a named metal) or
  * "eta" and "k" (its complex index), one of the three. */
-static int read_conductor_colour(const RsJsonReader* r, const cJSON* node, const char* path, RsMaterialDesc* d)
+static int read_colour_or_texture(const RsJsonReader* r, const cJSON* node, const char* path, const char* name,
+                                  const char* key, int required, RsMaterialDesc* d);
+
+static int read_conductor_colour(const RsJsonReader* r, const cJSON* node, const char* path, const char* name,
+                                 RsMaterialDesc* d)
 {
     int has_colour = cJSON_GetObjectItemCaseSensitive(node, "color") != NULL;
     int has_metal = cJSON_GetObjectItemCaseSensitive(node, "metal") != NULL;
@@ -178,7 +213,7 @@ static int read_conductor_colour(const RsJsonReader* r, const cJSON* node, const
         }
         return 0;
     }
-    return read_colour(r, node, path, "color", 0, d);
+    return read_colour_or_texture(r, node, path, name, "color", 0, d);
 }
 
 /* "emission": [r, g, b] radiance, or {"texture": "file.png", "scale": s or [r, g, b]}: the
@@ -240,26 +275,26 @@ int rs_json_read_material(const RsJsonReader* r, const cJSON* node, const char* 
     } else if (strcmp(type, "mirror") == 0) {
         static const char* const keys[] = {"name", "type", "color", "emission", "two_sided", NULL};
         d = rs_material_desc(RS_MAT_MIRROR);
-        status = rs_json_check_keys(r, node, path, keys) || read_colour(r, node, path, "color", 0, &d);
+        status = rs_json_check_keys(r, node, path, keys) || read_colour_or_texture(r, node, path, name, "color", 0, &d);
     } else if (strcmp(type, "conductor") == 0) {
         static const char* const keys[] = {"name", "type", "color", "metal", "eta", "k", "roughness", "roughness_u",
                                            "roughness_v", "emission", "two_sided", NULL};
         d = rs_material_desc(RS_MAT_CONDUCTOR);
-        status = rs_json_check_keys(r, node, path, keys) || read_conductor_colour(r, node, path, &d) ||
-                 read_roughness(r, node, path, &d);
+        status = rs_json_check_keys(r, node, path, keys) || read_conductor_colour(r, node, path, name, &d) ||
+                 read_roughness(r, node, path, name, &d);
     } else if (strcmp(type, "dielectric") == 0) {
         static const char* const keys[] = {"name", "type", "ior", "color", "roughness", "roughness_u", "roughness_v",
                                            "emission", "two_sided", NULL};
         d = rs_material_desc(RS_MAT_DIELECTRIC);
         status = rs_json_check_keys(r, node, path, keys) || read_ior(r, node, path, &d) ||
-                 read_colour(r, node, path, "color", 0, &d) || read_roughness(r, node, path, &d);
+                 read_colour_or_texture(r, node, path, name, "color", 0, &d) || read_roughness(r, node, path, name, &d);
     } else if (strcmp(type, "plastic") == 0) {
         static const char* const keys[] = {"name", "type", "color", "alpha", "ior", "roughness", "roughness_u",
                                            "roughness_v", "emission", "two_sided", NULL};
         d = rs_material_desc(RS_MAT_PLASTIC);
         status = rs_json_check_keys(r, node, path, keys) || read_colour_or_texture(r, node, path, name, "color", 0, &d) ||
                  read_alpha(r, node, path, name, &d) ||
-                 read_ior(r, node, path, &d) || read_roughness(r, node, path, &d);
+                 read_ior(r, node, path, &d) || read_roughness(r, node, path, name, &d);
     } else if (strcmp(type, "emissive") == 0) {
         static const char* const keys[] = {"name", "type", "emission", "two_sided", NULL};
         d = rs_material_desc(RS_MAT_DIFFUSE);

@@ -17,6 +17,7 @@ RsMaterialDesc rs_material_desc(uint32_t type)
     d.colour_texture = RS_NO_TEXTURE;
     d.alpha_texture = RS_NO_TEXTURE;
     d.emission_texture = RS_NO_TEXTURE;
+    d.roughness_texture = RS_NO_TEXTURE;
     return d;
 }
 
@@ -63,9 +64,8 @@ RsMaterial rs_material_from_desc(const RsMaterialDesc* d)
     }
     m.c = rs_pack(eta, alpha_of(d->roughness_u));
     m.d = rs_pack(k, alpha_of(d->roughness_v));
-    float none = rs_uint_as_float(RS_NO_TEXTURE);
     m.e = rs_float4(rs_uint_as_float(d->colour_texture), rs_uint_as_float(d->alpha_texture),
-                    rs_uint_as_float(d->emission_texture), none);
+                    rs_uint_as_float(d->emission_texture), rs_uint_as_float(d->roughness_texture));
     if (d->type == RS_MAT_PLASTIC) {
         /* bsdf_plastic.h: 1 - Fdr_in = (1 - Fdr_out) / eta^2 */
         double fdr_out = rs_fresnel_diffuse_reflectance(d->ior);

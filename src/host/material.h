@@ -24,6 +24,7 @@ typedef struct RsMaterialDesc {
     uint32_t colour_texture; /* index in the scene's textures, or RS_NO_TEXTURE */
     uint32_t alpha_texture;  /* cut-out mask (its alpha channel), or RS_NO_TEXTURE */
     uint32_t emission_texture; /* scales `emission` per point, or RS_NO_TEXTURE */
+    uint32_t roughness_texture; /* perceptual roughness in its first channel, or RS_NO_TEXTURE */
 } RsMaterialDesc;
 
 /* Defaults: colour 0.5 (diffuse and plastic) or 1, ior 1.5, smooth, black emission. */

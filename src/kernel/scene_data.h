@@ -21,7 +21,9 @@
  *                      e = x: texture of the colour (albedo, plastic base, tints) bits, or
  *                          RS_NO_TEXTURE; y: alpha texture (cutout.h) bits or RS_NO_TEXTURE;
  *                          z: emission texture bits (scales b.rgb) or RS_NO_TEXTURE;
- *                          w reserved (RS_NO_TEXTURE)
+ *                          w: roughness texture bits (perceptual roughness, first channel)
+ *     with a colour texture, a conductor's texel is its normal-incidence reflectance, turned
+ *     into eta = 1, k = 2 sqrt(r / (1 - r)) per lookup as material.c does for a colour
  *     the colour is the diffuse albedo (diffuse, the base under a plastic coat), the reflectance
  *     of a mirror or the transmission tint of a dielectric; a conductor's colour comes from its
  *     complex index eta + i k (scene.c converts artist colours). Plastic keeps its coat's
@@ -116,5 +118,6 @@ RS_FN float rs_material_alpha_x(const RsMaterial* m) { return m->c.w; }
 RS_FN float rs_material_alpha_y(const RsMaterial* m) { return m->d.w; }
 RS_FN uint32_t rs_material_colour_texture(const RsMaterial* m) { return rs_float_as_uint(m->e.x); }
 RS_FN uint32_t rs_material_emission_texture(const RsMaterial* m) { return rs_float_as_uint(m->e.z); }
+RS_FN uint32_t rs_material_roughness_texture(const RsMaterial* m) { return rs_float_as_uint(m->e.w); }
 
 #endif /* RS_KERNEL_SCENE_DATA_H */

@@ -22,14 +22,15 @@ RS_FN float rs_pixel_footprint(const RsKernelParams* kp, RsVec3 p)
     return pixel_angle * rs_length(rs_sub(p, rs_xyz(kp->camera.eye)));
 }
 
-/* mat with its colour and emission read from their textures at the hit; mat itself when it
- * has neither. */
+/* mat with its colour, emission and roughness read from their textures at the hit; mat itself
+ * when it has none. */
 RS_FN const RsMaterial* rs_textured_material(const RsKernelParams* kp, const RsMaterial* mat, const RsPrim* prim,
                                              uint32_t index, RsFloat4 hit, const RsSurfacePoint* sp, RsVec3 wo,
                                              RsMaterial* scratch)
 {
     uint32_t colour = rs_material_colour_texture(mat), emission = rs_material_emission_texture(mat);
-    if (colour == RS_NO_TEXTURE && emission == RS_NO_TEXTURE)
+    uint32_t roughness = rs_material_roughness_texture(mat);
+    if (colour == RS_NO_TEXTURE && emission == RS_NO_TEXTURE && roughness == RS_NO_TEXTURE)
         return mat;
     const RsSceneView* scene = &kp->scene;
     RsTexturePoint t = rs_texture_point(scene, prim, index, hit.y, hit.z, sp->p);
@@ -38,7 +39,22 @@ RS_FN const RsMaterial* rs_textured_material(const RsKernelParams* kp, const RsM
     if (colour != RS_NO_TEXTURE) {
         float lod = rs_texture_lod(scene->textures.descriptors[colour], t.uv_area, t.world_area, width, cos_view);
         RsFloat4 c = rs_texture_lookup(&scene->textures, colour, t.u, t.v, lod);
-        scratch->a = rs_float4(c.x, c.y, c.z, mat->a.w);
+        if (rs_material_type(mat) == RS_MAT_CONDUCTOR) { /* reflectance r: eta 1, k = 2 sqrt(r / (1 - r)) */
+            float k[3] = {c.x, c.y, c.z};
+            for (int i = 0; i < 3; ++i) {
+                float r = rs_clampf(k[i], 0.0f, 0.9999f);
+                k[i] = 2.0f * sqrtf(r / (1.0f - r));
+            }
+            scratch->c = rs_float4(1.0f, 1.0f, 1.0f, mat->c.w);
+            scratch->d = rs_float4(k[0], k[1], k[2], mat->d.w);
+        } else {
+            scratch->a = rs_float4(c.x, c.y, c.z, mat->a.w);
+        }
+    }
+    if (roughness != RS_NO_TEXTURE) {
+        float lod = rs_texture_lod(scene->textures.descriptors[roughness], t.uv_area, t.world_area, width, cos_view);
+        float r = rs_clampf(rs_texture_lookup(&scene->textures, roughness, t.u, t.v, lod).x, 0.0f, 1.0f);
+        scratch->c.w = scratch->d.w = r * r;
     }
     if (emission != RS_NO_TEXTURE) {
         float lod = rs_texture_lod(scene->textures.descriptors[emission], t.uv_area, t.world_area, width, cos_view);

@@ -16,6 +16,9 @@
  *    head-on shows radiance 2 on the left and 0 on the right; a floor lit only by an emitter
  *    textured with fine_checker.png (half its texels black) receives, by next-event estimation at
  *    depth 1, what an untextured emitter of half the radiance gives it, within 2%.
+ * 4. Textured parameters: a uniform image (grey188.png) as a conductor's colour, a mirror's and
+ *    a glass's tint, and as roughness renders as the same value given as a constant (the sRGB
+ *    decoding of 188 for colours, 188/255 for roughness), within 1e-4 of the image mean.
  */
 #include <string.h>
 
@@ -183,6 +186,62 @@ static void test_emission(const char* dir, const RsBackendConfig* cfg, uint32_t 
           floor_mean[1], floor_mean[0]);
 }
 
+/* A sphere of `material` under the sky and a point light, 32x32, depth 3. */
+static double sphere_mean(RsScene* s, RsMaterialDesc d, const RsBackendConfig* cfg)
+{
+    RsError err = {{0}};
+    s->camera.eye = rs_vec3(0, 0.5f, 3);
+    s->camera.look_at = rs_vec3(0, 0, 0);
+    s->camera.fov_degrees = 45.0f;
+    s->env.zenith = rs_float4(0.3f, 0.5f, 1.0f, rs_uint_as_float(RS_ENV_SKY));
+    s->env.horizon = rs_float4(1.0f, 1.0f, 1.0f, 0.0f);
+    s->env.ground = rs_float4(0.3f, 0.25f, 0.2f, 0.0f);
+    int32_t m = rs_scene_add_material(s, "m", rs_material_from_desc(&d), &err);
+    rs_scene_add_sphere(s, rs_vec3(0, 0, 0), 1.0f, (uint32_t)m, &err);
+    rs_scene_add_point_light(s, rs_vec3(2, 3, 2), rs_vec3_splat(20.0f), &err);
+    CHECK(rs_scene_build(s, &err) == 0, "%s", err.message);
+    TestRender tr = {SIZE, SIZE, 16, 3, RS_INTEGRATOR_PATH, 5, 0};
+    RsFloat4* film = test_render(s, cfg, &tr, NULL, &err);
+    CHECK(film != NULL, "%s", err.message);
+    double mean[3] = {0, 0, 0};
+    if (film)
+        film_mean(film, SIZE * SIZE, mean);
+    free(film);
+    return mean[0] + mean[1] + mean[2];
+}
+
+static void test_textured_parameters(const char* dir, const RsBackendConfig* cfg)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/grey188.png", dir);
+    const uint32_t types[] = {RS_MAT_CONDUCTOR, RS_MAT_MIRROR, RS_MAT_DIELECTRIC, RS_MAT_CONDUCTOR};
+    const char* what[] = {"conductor colour", "mirror colour", "glass tint", "conductor roughness"};
+    for (int i = 0; i < 4; ++i) {
+        RsError err = {{0}};
+        RsScene constant, textured;
+        rs_scene_init(&constant);
+        rs_scene_init(&textured);
+        int roughness = i == 3;
+        uint32_t flags = roughness ? 0u : RS_TEXTURE_SRGB;
+        int32_t t = rs_texture_load(&textured.textures, path, flags, "test_textures", &err);
+        CHECK(t >= 0, "%s", err.message);
+        RsMaterialDesc c = rs_material_desc(types[i]);
+        c.roughness_u = c.roughness_v = types[i] == RS_MAT_MIRROR ? 0.0f : 0.3f;
+        RsMaterialDesc d = c;
+        if (roughness) {
+            c.roughness_u = c.roughness_v = 188.0f / 255.0f;
+            d.roughness_texture = (uint32_t)t;
+        } else {
+            c.colour = rs_vec3_splat(textured.textures.srgb_to_linear[188]);
+            d.colour_texture = (uint32_t)t;
+        }
+        double a = sphere_mean(&constant, c, cfg), b = sphere_mean(&textured, d, cfg);
+        CHECK(a > 0.01 && fabs(a - b) <= 1e-4 * a, "%s: constant %.6f, textured %.6f", what[i], a, b);
+        rs_scene_free(&constant);
+        rs_scene_free(&textured);
+    }
+}
+
 int main(int argc, char** argv)
 {
     CHECK(argc > 1, "usage: test_textures TEXTURE_DIR [cpu|cuda]");
@@ -195,5 +254,6 @@ int main(int argc, char** argv)
     test_orientation(argv[1], &cfg, cuda ? 1024 : 256);
     test_filtering(argv[1], &cfg);
     test_emission(argv[1], &cfg, cuda ? 1024 : 256);
+    test_textured_parameters(argv[1], &cfg);
     return rs_test_finish("test_textures");
 }
