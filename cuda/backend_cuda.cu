@@ -247,12 +247,7 @@ static int cuda_set_scene(RsBackend* base, const RsSceneView* scene, RsError* er
     /* textures are the one part of a scene that can outgrow the GPU on their own: say so in
      * their terms rather than as a failed cudaMalloc */
     const RsTextureView* tex = &scene->textures;
-    uint64_t texel_count = 0;
-    for (uint32_t i = 0; i < tex->count; ++i) {
-        uint32_t w = tex->descriptors[i].y, h = tex->descriptors[i].z, levels = tex->descriptors[i].w & 0xffu;
-        for (uint32_t l = 0; l < levels; ++l, w = w > 1 ? w >> 1 : 1, h = h > 1 ? h >> 1 : 1)
-            texel_count += (uint64_t)w * h;
-    }
+    uint64_t texel_count = tex->texel_count;
     size_t free_before = 0, total_before = 0;
     RS_CUDA(&b->ctx, cudaMemGetInfo(&free_before, &total_before));
     if (texel_count * 4 > free_before)

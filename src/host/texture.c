@@ -213,6 +213,7 @@ RsTextureView rs_texture_set_view(const RsTextureSet* set)
     v.texels = set->texels.data;
     v.srgb_to_linear = set->srgb_to_linear;
     v.count = (uint32_t)set->descriptors.count;
+    v.texel_count = (uint32_t)set->texels.count; /* add_pixels keeps it below 2^32 */
     return v;
 }
 

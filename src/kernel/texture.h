@@ -31,7 +31,8 @@ typedef struct RsTextureView {
     const RsUint4* descriptors;
     const uint32_t* texels;
     const float* srgb_to_linear; /* 256 entries */
-    uint32_t count, pad_;
+    uint32_t count;       /* textures */
+    uint32_t texel_count; /* texels of every level of every texture: the length of `texels` */
 } RsTextureView;
 
 RS_FN uint32_t rs_texture_levels(RsUint4 d) { return d.w & 0xffu; }
