@@ -20,25 +20,15 @@ import sys
 import zlib
 
 
-def write_png(path, width, height, rgba):
-    raw = b"".join(b"\x00" + bytes(rgba[y * width * 4:(y + 1) * width * 4]) for y in range(height))
+def write_png(path, width, height, pixels, channels=4):
+    """8-bit PNG of `channels` 4 (RGBA, colour type 6) or 3 (RGB, colour type 2), rows from the top."""
+    row = width * channels
+    raw = b"".join(b"\x00" + bytes(pixels[y * row:(y + 1) * row]) for y in range(height))
 
     def chunk(kind, data):
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
 
-    header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)
-    with open(path, "wb") as f:
-        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw, 9)) +
-                chunk(b"IEND", b""))
-
-
-def write_png_rgb(path, width, height, rgb):
-    raw = b"".join(b"\x00" + bytes(rgb[y * width * 3:(y + 1) * width * 3]) for y in range(height))
-
-    def chunk(kind, data):
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
-
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    header = struct.pack(">IIBBBBB", width, height, 8, 6 if channels == 4 else 2, 0, 0, 0)
     with open(path, "wb") as f:
         f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw, 9)) +
                 chunk(b"IEND", b""))
@@ -70,8 +60,8 @@ def main():
 
     write_png(os.path.join(out, "marble.png"), 128, 128, image(128, 128, marble))
     write_png(os.path.join(out, "grey188.png"), 4, 4, image(4, 4, lambda x, y: (188, 188, 188, 255)))
-    write_png_rgb(os.path.join(out, "half_mask.png"), 16, 16,
-                  [c for y in range(16) for x in range(16) for c in ((255,) * 3 if x < 8 else (0,) * 3)])
+    write_png(os.path.join(out, "half_mask.png"), 16, 16,
+              [c for y in range(16) for x in range(16) for c in ((255,) * 3 if x < 8 else (0,) * 3)], channels=3)
 
 
 if __name__ == "__main__":
