@@ -72,6 +72,22 @@ static inline RsBackendConfig cpu_config(RsDeadRay d, uint32_t threads, int payl
     return c;
 }
 
+/* Means of the red channel's per-pixel averages over the left and the right half of a square
+ * size x size film, leaving out a border of 2 pixels and the 4 columns around the middle (where
+ * halves meet). */
+static inline void film_half_means(const RsFloat4* film, int size, double* left, double* right)
+{
+    double l = 0.0, r = 0.0;
+    int n = 0;
+    for (int y = 2; y < size - 2; ++y)
+        for (int x = 2; x < size / 2 - 2; ++x, ++n) {
+            l += film[y * size + x].x / film[y * size + x].w;
+            r += film[y * size + size - 1 - x].x / film[y * size + size - 1 - x].w;
+        }
+    *left = l / n;
+    *right = r / n;
+}
+
 /* The backend of a render test that the gpu suite runs again with the argument "cuda": the CPU
  * with the stencil strategy, or CUDA when argv[arg] is "cuda". *cuda says which. Returns 0 (after
  * saying so) when CUDA is asked for but there is no device: the test is then skipped. */
