@@ -46,15 +46,17 @@ RS_FN float rs_plastic_specular_probability(const RsMaterial* m, float fresnel_o
     return total > 0.0f ? fresnel_o / total : 0.0f;
 }
 
-/* f * cos_i and the density of wi: the diffuse term, and the rough coat's reflection. */
-RS_FN RsVec3 rs_plastic_eval(const RsMaterial* m, RsVec3 wo, RsVec3 wi, float* pdf)
+/* f * cos_i and the density of wi (the diffuse term, and the rough coat's reflection), for a wo
+ * whose F(cos_o) and specular probability the caller has already: sampling needs both before it
+ * has wi. */
+RS_FN RsVec3 rs_plastic_eval_at(const RsMaterial* m, RsVec3 wo, RsVec3 wi, float fresnel_o, float p_specular,
+                                float* pdf)
 {
     *pdf = 0.0f;
     if (wo.z <= 0.0f || wi.z <= 0.0f)
         return rs_vec3_splat(0.0f);
     float ior = rs_material_ior(m);
-    float fresnel_o = rs_fresnel_dielectric(wo.z, ior), fresnel_i = rs_fresnel_dielectric(wi.z, ior);
-    float p_specular = rs_plastic_specular_probability(m, fresnel_o);
+    float fresnel_i = rs_fresnel_dielectric(wi.z, ior);
     RsVec3 f = rs_scale(rs_plastic_base(m), (1.0f - fresnel_i) * (1.0f - fresnel_o) * wi.z);
     *pdf = (1.0f - p_specular) * wi.z * RS_INV_PI;
     RsGgx g = rs_material_ggx(m);
@@ -68,6 +70,13 @@ RS_FN RsVec3 rs_plastic_eval(const RsMaterial* m, RsVec3 wo, RsVec3 wi, float* p
         }
     }
     return f;
+}
+
+/* f * cos_i and the density of wi. */
+RS_FN RsVec3 rs_plastic_eval(const RsMaterial* m, RsVec3 wo, RsVec3 wi, float* pdf)
+{
+    float fresnel_o = rs_fresnel_dielectric(wo.z, rs_material_ior(m));
+    return rs_plastic_eval_at(m, wo, wi, fresnel_o, rs_plastic_specular_probability(m, fresnel_o), pdf);
 }
 
 RS_FN int rs_plastic_sample(const RsMaterial* m, RsVec3 wo, float u1, float u2, float u_lobe, RsBsdfSample* s)
@@ -90,7 +99,7 @@ RS_FN int rs_plastic_sample(const RsMaterial* m, RsVec3 wo, float u1, float u2, 
     }
     if (s->wi.z <= 0.0f)
         return 0;
-    RsVec3 f = rs_plastic_eval(m, wo, s->wi, &s->pdf);
+    RsVec3 f = rs_plastic_eval_at(m, wo, s->wi, fresnel_o, p_specular, &s->pdf);
     if (!(s->pdf > 0.0f))
         return 0;
     s->weight = rs_scale(f, 1.0f / s->pdf);
