@@ -275,7 +275,7 @@ static int cuda_set_scene(RsBackend* base, const RsSceneView* scene, RsError* er
     b->kp.scene.textures.srgb_to_linear = b->srgb_to_linear;
     cudaFree(b->cutouts);
     b->cutouts = NULL;
-    if (scene->accel.bvh2.cutouts || scene->accel.bvh8.cutouts || scene->accel.grid.cutouts) {
+    if (rs_accel_has_cutouts(&scene->accel)) {
         RsCutouts c;
         c.prims = b->prims;
         c.materials = b->materials;
