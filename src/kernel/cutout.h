@@ -36,9 +36,8 @@ RS_FN int rs_cutout_hole(const RsCutouts* c, uint32_t prim, float b1, float b2)
     const RsShading* s = &c->shading[prim];
     if (!(rs_float_as_uint(s->d.w) & RS_SHADING_UVS))
         return 0;
-    float b0 = 1.0f - b1 - b2;
-    float u = b0 * s->a.w + b1 * s->b.w + b2 * s->c.w;
-    float v = b0 * s->d.x + b1 * s->d.y + b2 * s->d.z;
+    float u, v;
+    rs_shading_uv(s, b1, b2, &u, &v);
     return rs_texture_lookup(&c->textures, alpha, u, v, 0.0f).w < RS_CUTOUT_THRESHOLD;
 }
 

@@ -103,6 +103,14 @@ typedef struct RsEnvironment {
     RsFloat4 ground;  /* rgb | unused */
 } RsEnvironment;
 
+/* Texture coordinates of a shading entry with RS_SHADING_UVS at barycentrics (b1, b2). */
+RS_FN void rs_shading_uv(const RsShading* s, float b1, float b2, float* u, float* v)
+{
+    float b0 = 1.0f - b1 - b2;
+    *u = b0 * s->a.w + b1 * s->b.w + b2 * s->c.w;
+    *v = b0 * s->d.x + b1 * s->d.y + b2 * s->d.z;
+}
+
 RS_FN uint32_t rs_prim_type(const RsPrim* p) { return rs_float_as_uint(p->c.w); }
 RS_FN uint32_t rs_prim_material(const RsPrim* p) { return rs_float_as_uint(p->a.w); }
 RS_FN float rs_prim_light_factor(const RsPrim* p) { return p->b.w; }

@@ -36,9 +36,7 @@ RS_FN RsTexturePoint rs_texture_point(const RsSceneView* scene, const RsPrim* pr
     const RsShading* s = scene->shading ? &scene->shading[index] : 0;
     if (!s || !(rs_float_as_uint(s->d.w) & RS_SHADING_UVS))
         return t;
-    float b0 = 1.0f - b1 - b2;
-    t.u = b0 * s->a.w + b1 * s->b.w + b2 * s->c.w;
-    t.v = b0 * s->d.x + b1 * s->d.y + b2 * s->d.z;
+    rs_shading_uv(s, b1, b2, &t.u, &t.v);
     float du1 = s->b.w - s->a.w, dv1 = s->d.y - s->d.x, du2 = s->c.w - s->a.w, dv2 = s->d.z - s->d.x;
     t.uv_area = fabsf(du1 * dv2 - du2 * dv1);
     t.world_area = rs_length(rs_cross(rs_xyz(prim->b), rs_xyz(prim->c)));
