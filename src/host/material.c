@@ -21,15 +21,6 @@ RsMaterialDesc rs_material_desc(uint32_t type)
     return d;
 }
 
-/* A conductor of index 1 + i k reflects k^2 / (4 + k^2) at normal incidence; that is r for
- * k = 2 sqrt(r / (1 - r)) (pbrt-v4's ConductorMaterial does the same). r is kept below 1 so
- * that k stays finite; 0.9999 reflects 99.99% at normal incidence and more elsewhere. */
-static float k_for_reflectance(float r)
-{
-    r = fminf(fmaxf(r, 0.0f), 0.9999f);
-    return 2.0f * sqrtf(r / (1.0f - r));
-}
-
 double rs_fresnel_diffuse_reflectance(float eta)
 {
     /* integral over mu = cos(theta) in [0, 1] of F(mu) 2 mu, by the composite Simpson rule;
@@ -58,8 +49,8 @@ RsMaterial rs_material_from_desc(const RsMaterialDesc* d)
             eta = d->eta;
             k = d->k;
         } else {
-            k = rs_vec3(k_for_reflectance(d->colour.x), k_for_reflectance(d->colour.y),
-                        k_for_reflectance(d->colour.z));
+            k = rs_vec3(rs_conductor_k_for_reflectance(d->colour.x), rs_conductor_k_for_reflectance(d->colour.y),
+                        rs_conductor_k_for_reflectance(d->colour.z));
         }
     }
     m.c = rs_pack(eta, alpha_of(d->roughness_u));

@@ -83,6 +83,15 @@ RS_FN float rs_fresnel_complex(float cos_i, float eta_re, float eta_im)
     return 0.5f * (rs_c_norm(r_parallel) + rs_c_norm(r_perpendicular));
 }
 
+/* k of a conductor of index 1 + i k that reflects r at normal incidence: k^2 / (4 + k^2) = r
+ * for k = 2 sqrt(r / (1 - r)) (pbrt-v4's ConductorMaterial does the same). r is kept below 1 so
+ * that k stays finite; 0.9999 reflects 99.99% head-on and more elsewhere. */
+RS_FN float rs_conductor_k_for_reflectance(float r)
+{
+    r = rs_clampf(r, 0.0f, 0.9999f);
+    return 2.0f * sqrtf(r / (1.0f - r));
+}
+
 RS_FN RsVec3 rs_fresnel_conductor(float cos_i, RsVec3 eta, RsVec3 k)
 {
     return rs_vec3(rs_fresnel_complex(cos_i, eta.x, k.x), rs_fresnel_complex(cos_i, eta.y, k.y),

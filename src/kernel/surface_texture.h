@@ -11,6 +11,7 @@
 #ifndef RS_KERNEL_SURFACE_TEXTURE_H
 #define RS_KERNEL_SURFACE_TEXTURE_H
 
+#include "fresnel.h"
 #include "kernel_params.h"
 #include "surface.h"
 #include "texture_coords.h"
@@ -39,14 +40,10 @@ RS_FN const RsMaterial* rs_textured_material(const RsKernelParams* kp, const RsM
     if (colour != RS_NO_TEXTURE) {
         float lod = rs_texture_lod(scene->textures.descriptors[colour], t.uv_area, t.world_area, width, cos_view);
         RsFloat4 c = rs_texture_lookup(&scene->textures, colour, t.u, t.v, lod);
-        if (rs_material_type(mat) == RS_MAT_CONDUCTOR) { /* reflectance r: eta 1, k = 2 sqrt(r / (1 - r)) */
-            float k[3] = {c.x, c.y, c.z};
-            for (int i = 0; i < 3; ++i) {
-                float r = rs_clampf(k[i], 0.0f, 0.9999f);
-                k[i] = 2.0f * sqrtf(r / (1.0f - r));
-            }
+        if (rs_material_type(mat) == RS_MAT_CONDUCTOR) { /* a reflectance, as material.c reads colours */
             scratch->c = rs_float4(1.0f, 1.0f, 1.0f, mat->c.w);
-            scratch->d = rs_float4(k[0], k[1], k[2], mat->d.w);
+            scratch->d = rs_float4(rs_conductor_k_for_reflectance(c.x), rs_conductor_k_for_reflectance(c.y),
+                                   rs_conductor_k_for_reflectance(c.z), mat->d.w);
         } else {
             scratch->a = rs_float4(c.x, c.y, c.z, mat->a.w);
         }
