@@ -18,6 +18,7 @@
 #include "cuda_check.cuh"
 #include "deadray_compact.cuh"
 #include "display.cuh"
+#include "env_map_cdf.cuh"
 #include "kernels.cuh"
 #include "ray_sort.cuh"
 
@@ -45,6 +46,9 @@ typedef struct RsCudaBackend {
     uint32_t* texels;
     float* srgb_to_linear;
     RsCutouts* cutouts; /* device copy, with device pointers; NULL without cut-outs */
+    RsFloat4* env_texels; /* an environment map's image and the CDF built from it here */
+    float* env_row_cdf;
+    float* env_marginal_cdf;
     RsFloat4* lights;
     RsKernelParams kp; /* device pointers */
 
@@ -219,6 +223,9 @@ static void cuda_destroy(RsBackend* base)
     cudaFree(b->texels);
     cudaFree(b->srgb_to_linear);
     cudaFree(b->cutouts);
+    cudaFree(b->env_texels);
+    cudaFree(b->env_row_cdf);
+    cudaFree(b->env_marginal_cdf);
     cudaFree(b->lights);
     if (b->stream)
         cudaStreamDestroy(b->stream);
@@ -237,6 +244,28 @@ static int upload(RsCudaBackend* b, T** dst, const T* src, size_t count)
     return 0;
 }
 
+/* The environment map's CDF, built here from the uploaded image by the GPU's own prefix sum
+ * rather than copied from the host's (env_map_cdf.cu). */
+static int upload_env_map_cdf(RsCudaBackend* b, const RsSceneView* scene)
+{
+    cudaFree(b->env_row_cdf);
+    cudaFree(b->env_marginal_cdf);
+    b->env_row_cdf = b->env_marginal_cdf = NULL;
+    RsEnvMapView* map = &b->kp.scene.env_map;
+    map->texels = b->env_texels;
+    map->row_cdf = map->marginal_cdf = NULL;
+    size_t cells = (size_t)scene->env_map.width * scene->env_map.height;
+    if (cells == 0)
+        return 0;
+    RS_CUDA(&b->ctx, cudaMalloc((void**)&b->env_row_cdf, cells * sizeof(float)));
+    RS_CUDA(&b->ctx, cudaMalloc((void**)&b->env_marginal_cdf, scene->env_map.height * sizeof(float)));
+    RS_CUDA(&b->ctx, rs_cuda_env_cdf_build(map, b->env_row_cdf, b->env_marginal_cdf, b->stream));
+    RS_CUDA(&b->ctx, cudaStreamSynchronize(b->stream));
+    map->row_cdf = b->env_row_cdf;
+    map->marginal_cdf = b->env_marginal_cdf;
+    return 0;
+}
+
 static int cuda_set_scene(RsBackend* base, const RsSceneView* scene, RsError* err)
 {
     RsCudaBackend* b = cuda_backend(base);
@@ -244,16 +273,20 @@ static int cuda_set_scene(RsBackend* base, const RsSceneView* scene, RsError* er
     if (rs_backend_config_check(&base->config, scene->accel.kind, err))
         return -1;
     rs_cuda_accel_free(&b->accel);
-    /* textures are the one part of a scene that can outgrow the GPU on their own: say so in
-     * their terms rather than as a failed cudaMalloc */
+    /* textures and the environment map are the parts of a scene that can outgrow the GPU on
+     * their own: say so in their terms rather than as a failed cudaMalloc */
     const RsTextureView* tex = &scene->textures;
     uint64_t texel_count = tex->texel_count;
+    uint64_t env_cells = (uint64_t)scene->env_map.width * scene->env_map.height;
+    uint64_t image_bytes = texel_count * 4 + env_cells * (sizeof(RsFloat4) + sizeof(float)) + scene->env_map.height * 4;
     size_t free_before = 0, total_before = 0;
     RS_CUDA(&b->ctx, cudaMemGetInfo(&free_before, &total_before));
-    if (texel_count * 4 > free_before)
-        return rs_error_set(err, "the scene's %u textures need %.1f MiB on the GPU, which has %.1f MiB free (of %.1f)",
-                            tex->count, (double)texel_count * 4.0 / 1048576.0, (double)free_before / 1048576.0,
-                            (double)total_before / 1048576.0);
+    if (image_bytes > free_before)
+        return rs_error_set(err,
+                            "the scene's %u textures and its %ux%u environment map need %.1f MiB on the GPU, which has "
+                            "%.1f MiB free (of %.1f)",
+                            tex->count, scene->env_map.width, scene->env_map.height, (double)image_bytes / 1048576.0,
+                            (double)free_before / 1048576.0, (double)total_before / 1048576.0);
     RS_CUDA(&b->ctx, rs_cuda_accel_upload(&scene->accel, &b->accel));
     if (upload(b, &b->prims, scene->prims, scene->prim_count) ||
         upload(b, &b->materials, scene->materials, scene->material_count) ||
@@ -262,7 +295,8 @@ static int cuda_set_scene(RsBackend* base, const RsSceneView* scene, RsError* er
         upload(b, &b->texture_descriptors, tex->descriptors, tex->count) ||
         upload(b, &b->texels, tex->texels, (size_t)texel_count) ||
         upload(b, &b->srgb_to_linear, tex->srgb_to_linear, tex->count ? 256 : 0) ||
-        upload(b, &b->lights, scene->lights, scene->light_count))
+        upload(b, &b->lights, scene->lights, scene->light_count) ||
+        upload(b, &b->env_texels, scene->env_map.texels, (size_t)env_cells))
         return -1;
     b->kp.scene = *scene;
     b->kp.scene.accel = b->accel.view;
@@ -286,6 +320,8 @@ static int cuda_set_scene(RsBackend* base, const RsSceneView* scene, RsError* er
         b->kp.scene.accel.bvh2.cutouts = b->kp.scene.accel.bvh8.cutouts = b->kp.scene.accel.grid.cutouts = b->cutouts;
     }
     b->kp.scene.lights = b->lights;
+    if (upload_env_map_cdf(b, scene))
+        return -1;
     /* what is left for wave buffers, keeping a margin for the film, CUB and the driver */
     size_t free_bytes = 0, total = 0;
     RS_CUDA(&b->ctx, cudaMemGetInfo(&free_bytes, &total));

@@ -2,13 +2,14 @@
  *
  * SCAN and BLOCK work on tiles of T threads x Items entries; each thread owns Items consecutive
  * entries, read with 128-bit loads, counts its kept ones, and one block-wide exclusive sum of
- * those counts (warp shuffles, then the warps' totals in shared memory) gives every thread its
- * output position. One scan per tile, not one per entry, is what keeps these kernels near the
- * memory bandwidth.
+ * those counts (warp shuffles, then the warps' totals in shared memory; block_scan.cuh) gives
+ * every thread its output position. One scan per tile, not one per entry, is what keeps these
+ * kernels near the memory bandwidth.
  */
 #include <cub/device/device_select.cuh>
 #include <string.h>
 
+#include "block_scan.cuh"
 #include "deadray_compact.cuh"
 
 #define T RS_COMPACT_THREADS
@@ -42,38 +43,6 @@ __device__ __forceinline__ void rs_load_run(const uint32_t* keep, const uint32_t
     }
 }
 
-/* Inclusive prefix sum across the 32 lanes of a warp (Hillis-Steele by shuffles). */
-__device__ __forceinline__ uint32_t rs_warp_inclusive_sum(uint32_t x)
-{
-    const uint32_t lane = threadIdx.x & 31u;
-#pragma unroll
-    for (uint32_t d = 1; d < 32; d <<= 1) {
-        uint32_t y = __shfl_up_sync(0xffffffffu, x, d);
-        if (lane >= d)
-            x += y;
-    }
-    return x;
-}
-
-/* Block-wide exclusive sum of one value per thread (warp shuffles, then the warps' totals). */
-__device__ __forceinline__ uint32_t rs_block_exclusive_sum(uint32_t x, uint32_t* warp_totals, uint32_t* total)
-{
-    const uint32_t lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
-    uint32_t inclusive = rs_warp_inclusive_sum(x);
-    if (lane == 31)
-        warp_totals[warp] = inclusive;
-    __syncthreads();
-    uint32_t before = 0, sum = 0;
-#pragma unroll
-    for (uint32_t w = 0; w < WARPS; ++w) {
-        uint32_t c = warp_totals[w];
-        before += w < warp ? c : 0u;
-        sum += c;
-    }
-    *total = sum;
-    return before + inclusive - x;
-}
-
 /* ---- SCAN: count per tile, scan tile counts, rank + scatter ---- */
 
 template <int Items>
@@ -94,7 +63,7 @@ __global__ void rs_tile_count(const uint32_t* keep, uint32_t n, uint32_t* tile_s
             count += i + j < n && keep[i + j] != 0u;
     }
     uint32_t total;
-    rs_block_exclusive_sum(count, warp_totals, &total);
+    rs_block_exclusive_sum<WARPS>(count, warp_totals, &total);
     if (threadIdx.x == 0)
         tile_sums[blockIdx.x] = total;
 }
@@ -102,31 +71,9 @@ __global__ void rs_tile_count(const uint32_t* keep, uint32_t n, uint32_t* tile_s
 /* One block scans all tile sums in place (exclusive) and writes the grand total. */
 __global__ void rs_scan_tile_sums(uint32_t* sums, uint32_t tiles, uint32_t* count)
 {
-    __shared__ uint32_t warp_totals[1024 / 32];
-    __shared__ uint32_t carry;
-    const uint32_t lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    uint32_t total = rs_block_scan_array<uint32_t>(sums, tiles, false);
     if (threadIdx.x == 0)
-        carry = 0;
-    __syncthreads();
-    for (uint32_t chunk = 0; chunk < tiles; chunk += blockDim.x) {
-        uint32_t i = chunk + threadIdx.x;
-        uint32_t v = i < tiles ? sums[i] : 0u;
-        uint32_t x = rs_warp_inclusive_sum(v);
-        if (lane == 31)
-            warp_totals[warp] = x;
-        __syncthreads();
-        uint32_t before = carry;
-        for (uint32_t w = 0; w < warp; ++w)
-            before += warp_totals[w];
-        if (i < tiles)
-            sums[i] = before + x - v;
-        __syncthreads();
-        if (threadIdx.x == blockDim.x - 1)
-            carry = before + x;
-        __syncthreads();
-    }
-    if (threadIdx.x == 0)
-        *count = carry;
+        *count = total;
 }
 
 /* Writes a tile's kept entries (ranked by rs_block_exclusive_sum) to dst[0, total): through
@@ -159,7 +106,7 @@ __global__ void rs_tile_scatter(const uint32_t* in, const uint32_t* keep, uint32
     for (int j = 0; j < Items; ++j)
         count += k[j] != 0u;
     uint32_t total;
-    uint32_t rank = rs_block_exclusive_sum(count, warp_totals, &total);
+    uint32_t rank = rs_block_exclusive_sum<WARPS>(count, warp_totals, &total);
     rs_store_tile<Items>(k, v, rank, total, stage, out + tile_offsets[blockIdx.x]);
 }
 
@@ -179,7 +126,7 @@ __global__ void rs_block_reduce(const uint32_t* in, const uint32_t* keep, uint32
     for (int j = 0; j < Items; ++j)
         count += k[j] != 0u;
     uint32_t total;
-    uint32_t rank = rs_block_exclusive_sum(count, warp_totals, &total);
+    uint32_t rank = rs_block_exclusive_sum<WARPS>(count, warp_totals, &total);
     rs_store_tile<Items>(k, v, rank, total, stage, runs + base);
     if (threadIdx.x == 0)
         run_lengths[blockIdx.x] = total;

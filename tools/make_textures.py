@@ -12,6 +12,9 @@ after changing it.
   marble.png       128x128, a smooth procedural veined pattern for the materials scene
   half_mask.png    16x16 greyscale-in-RGB, no alpha: white (opaque) left half, black right half
   grey188.png      4x4, every texel (188, 188, 188): a uniform colour or roughness, for tests
+  sky.hdr          128x64 Radiance HDR environment map (linear floats, uncompressed RGBE): a
+                   blue-to-white sky, a dim ground and a small sun of radiance 60 whose few
+                   texels carry about half the light, which is what importance sampling is for
 """
 import math
 import os
@@ -32,6 +35,37 @@ def write_png(path, width, height, pixels, channels=4):
     with open(path, "wb") as f:
         f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw, 9)) +
                 chunk(b"IEND", b""))
+
+
+def write_hdr(path, width, height, rgb):
+    """Radiance RGBE, flat scanlines (which stb_image and Mitsuba read), rows from the top."""
+    out = bytearray(b"#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y %d +X %d\n" % (height, width))
+    for r, g, b in rgb:
+        m = max(r, g, b)
+        if m < 1e-32:
+            out += b"\x00\x00\x00\x00"
+            continue
+        mantissa, exponent = math.frexp(m)
+        scale = mantissa * 256.0 / m
+        out += bytes((int(r * scale), int(g * scale), int(b * scale), exponent + 128))
+    with open(path, "wb") as f:
+        f.write(bytes(out))
+
+
+def sky_texel(x, y, width, height):
+    """The equirectangular sky of sky.hdr at texel (x, y): direction as src/kernel/env_map.h."""
+    u, v = (x + 0.5) / width, (y + 0.5) / height
+    phi, theta = 2.0 * math.pi * u, math.pi * v
+    d = (math.sin(theta) * math.sin(phi), math.cos(theta), -math.sin(theta) * math.cos(phi))
+    sun_elevation, sun_azimuth = math.radians(35.0), 2.0 * math.pi * 0.3
+    sun = (math.cos(sun_elevation) * math.sin(sun_azimuth), math.sin(sun_elevation),
+           -math.cos(sun_elevation) * math.cos(sun_azimuth))
+    if sum(a * b for a, b in zip(d, sun)) > math.cos(math.radians(7.0)):
+        return (60.0, 56.0, 48.0)
+    if d[1] >= 0.0:
+        t = math.sqrt(d[1])
+        return (1.1 - 0.8 * t, 1.15 - 0.65 * t, 1.2 - 0.2 * t)
+    return (0.16, 0.13, 0.1)
 
 
 def image(width, height, texel):
@@ -62,6 +96,7 @@ def main():
     write_png(os.path.join(out, "grey188.png"), 4, 4, image(4, 4, lambda x, y: (188, 188, 188, 255)))
     write_png(os.path.join(out, "half_mask.png"), 16, 16,
               [c for y in range(16) for x in range(16) for c in ((255,) * 3 if x < 8 else (0,) * 3)], channels=3)
+    write_hdr(os.path.join(out, "sky.hdr"), 128, 64, [sky_texel(x, y, 128, 64) for y in range(64) for x in range(128)])
 
 
 if __name__ == "__main__":

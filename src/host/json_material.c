@@ -232,16 +232,7 @@ static int read_emission(const RsJsonReader* r, const cJSON* node, const char* p
     if (rs_json_check_keys(r, value, where, keys) || rs_json_get_string(r, value, where, "texture", 1, &file))
         return -1;
     d->emission = rs_vec3_splat(1.0f);
-    const cJSON* scale = cJSON_GetObjectItemCaseSensitive(value, "scale");
-    if (cJSON_IsNumber(scale)) {
-        double s = 1.0;
-        if (rs_json_get_number(r, value, where, "scale", 0, &s))
-            return -1;
-        d->emission = rs_vec3_splat((float)s);
-    } else if (scale && rs_json_get_vec3(r, value, where, "scale", 0, &d->emission)) {
-        return -1;
-    }
-    if (rs_json_check_colour_range(r, where, "scale", d->emission, INFINITY))
+    if (rs_json_get_scale(r, value, where, "scale", &d->emission))
         return -1;
     int32_t texture = load_texture(r, where, name, file, RS_TEXTURE_SRGB);
     if (texture < 0)

@@ -210,6 +210,25 @@ int rs_json_check_colour_range(const RsJsonReader* r, const char* path, const ch
     return 0;
 }
 
+int rs_json_get_scale(const RsJsonReader* r, const cJSON* obj, const char* path, const char* key, RsVec3* out)
+{
+    const cJSON* item = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!item)
+        return 0;
+    if (!cJSON_IsNumber(item))
+        return rs_json_get_vec3(r, obj, path, key, 0, out) || rs_json_check_colour_range(r, path, key, *out, INFINITY);
+    double s = 0.0;
+    if (rs_json_get_number(r, obj, path, key, 0, &s))
+        return -1;
+    if (!(s >= 0.0)) {
+        char where[RS_PATH_MAX];
+        rs_json_join_key(where, path, key);
+        return rs_json_fail(r, where, "must be >= 0 (got %g)", s);
+    }
+    *out = rs_vec3_splat((float)s);
+    return 0;
+}
+
 /* A length that must be positive: in [RS_SCENE_MIN_LENGTH, RS_SCENE_MAX_MAGNITUDE]. */
 int rs_json_check_length(const RsJsonReader* r, const char* path, const char* key, double v)
 {

@@ -46,6 +46,8 @@ int rs_json_get_string(const RsJsonReader* r, const cJSON* obj, const char* path
 int rs_json_get_bool(const RsJsonReader* r, const cJSON* obj, const char* path, const char* key, int* out);
 /* Every component in [0, max]. */
 int rs_json_check_colour_range(const RsJsonReader* r, const char* path, const char* key, RsVec3 c, float max);
+/* "key": a scale >= 0, one number for every channel or [r, g, b]; *out is kept if it is absent. */
+int rs_json_get_scale(const RsJsonReader* r, const cJSON* obj, const char* path, const char* key, RsVec3* out);
 /* A length that must be positive: in [RS_SCENE_MIN_LENGTH, RS_SCENE_MAX_MAGNITUDE]. */
 int rs_json_check_length(const RsJsonReader* r, const char* path, const char* key, double v);
 

@@ -43,6 +43,7 @@ void rs_scene_free(RsScene* scene)
     rs_array_free(&scene->shading);
     rs_array_free(&scene->point_lights);
     rs_texture_set_free(&scene->textures);
+    rs_env_map_free(&scene->env_map);
     rs_accel_free(&scene->accel);
     free(scene->lights);
     free(scene->file);
@@ -203,11 +204,13 @@ static float prim_area(const RsPrim* p)
     return 0.5f * rs_length(rs_cross(rs_xyz(p->b), rs_xyz(p->c)));
 }
 
-static float env_mean_luminance(const RsEnvironment* env)
+static float env_mean_luminance(const RsEnvironment* env, const RsEnvMap* map)
 {
     float zenith = rs_luminance(rs_xyz(env->zenith));
     if (rs_float_as_uint(env->zenith.w) == RS_ENV_CONSTANT)
         return zenith;
+    if (rs_float_as_uint(env->zenith.w) == RS_ENV_MAP)
+        return zenith * (float)rs_env_map_mean_luminance(map);
     return (zenith + rs_luminance(rs_xyz(env->horizon)) + rs_luminance(rs_xyz(env->ground))) / 3.0f;
 }
 
@@ -224,7 +227,7 @@ static float emitted_luminance(const RsScene* scene, const RsMaterial* m)
 static int build_lights(RsScene* scene, float scene_radius, RsError* err)
 {
     uint32_t count = 0;
-    float env_lum = env_mean_luminance(&scene->env);
+    float env_lum = env_mean_luminance(&scene->env, &scene->env_map);
     for (size_t i = 0; i < scene->prims.count; ++i)
         count += emitted_luminance(scene, &scene->materials.data[rs_prim_material(&scene->prims.data[i])]) > 0.0f;
     count += env_lum > 0.0f;
@@ -303,6 +306,12 @@ int rs_scene_build(RsScene* scene, RsError* err)
     scene->bounds_hi = hi;
     free(scene->lights);
     scene->lights = NULL;
+    if (rs_float_as_uint(scene->env.zenith.w) == RS_ENV_MAP) {
+        if (scene->env_map.width == 0)
+            return rs_error_set(err, "%s: internal error: an environment map without an image", file);
+        if (rs_env_map_build_cdf(&scene->env_map, err))
+            return -1;
+    }
     if (build_lights(scene, 0.5f * rs_length(rs_sub(hi, lo)), err))
         return -1;
     scene->has_cutouts = 0;
@@ -334,6 +343,7 @@ RsSceneView rs_scene_view(const RsScene* scene)
     v.material_count = (uint32_t)scene->materials.count;
     v.light_count = scene->light_count;
     v.env = scene->env;
+    v.env_map = rs_env_map_view(&scene->env_map);
     v.env_select_pdf = scene->env_select_pdf;
     v.bounds_lo = rs_pack(scene->bounds_lo, 0.0f);
     v.bounds_hi = rs_pack(scene->bounds_hi, 0.0f);

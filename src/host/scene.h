@@ -15,6 +15,7 @@
 #include "../kernel/scene_view.h"
 #include "accel_build.h"
 #include "array.h"
+#include "env_map.h"
 #include "error.h"
 #include "material.h"
 #include "name_index.h"
@@ -40,6 +41,7 @@ typedef struct RsScene {
     RsCameraDesc camera;
     RsRenderDesc render;
     RsEnvironment env;
+    RsEnvMap env_map; /* the image of an RS_ENV_MAP environment; its CDF is built by rs_scene_build */
     RS_ARRAY(RsMaterial) materials;
     RS_ARRAY(char*) material_names;
     RsNameIndex material_index; /* name -> material */

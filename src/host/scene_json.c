@@ -128,6 +128,32 @@ static int read_render(const RsJsonReader* r, const cJSON* node)
     return 0;
 }
 
+/* {"type": "map", "file": "sky.hdr", "scale": s or [r, g, b], "rotation": degrees}: an
+ * equirectangular image (src/kernel/env_map.h), turned about +y by `rotation`. */
+static int read_environment_map(const RsJsonReader* r, const cJSON* node)
+{
+    const char* path = "environment";
+    static const char* const keys[] = {"type", "file", "scale", "rotation", NULL};
+    const char* file = NULL;
+    RsVec3 scale = rs_vec3_splat(1.0f);
+    double rotation = 0.0;
+    if (rs_json_check_keys(r, node, path, keys) || rs_json_get_string(r, node, path, "file", 1, &file) ||
+        rs_json_get_scale(r, node, path, "scale", &scale) || rs_json_get_number(r, node, path, "rotation", 0, &rotation))
+        return -1;
+    char full[4096], message_where[RS_PATH_MAX + 64];
+    if (rs_json_resolve_path(r, "environment.file", file, full, sizeof full))
+        return -1;
+    snprintf(message_where, sizeof message_where, "%s: environment.file", r->file);
+    if (rs_env_map_load(&r->scene->env_map, full, message_where, r->err))
+        return -1;
+    double radians = fmod(rotation, 360.0) * (RS_PI / 180.0);
+    RsEnvironment* env = &r->scene->env;
+    env->zenith = rs_pack(scale, rs_uint_as_float(RS_ENV_MAP));
+    env->horizon = rs_float4((float)cos(radians), (float)sin(radians), 0.0f, 0.0f);
+    env->ground = rs_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    return 0;
+}
+
 static int read_environment(const RsJsonReader* r, const cJSON* node)
 {
     const char* path = "environment";
@@ -161,7 +187,9 @@ static int read_environment(const RsJsonReader* r, const cJSON* node)
         env->ground = rs_pack(ground, 0.0f);
         return 0;
     }
-    return rs_json_fail(r, "environment.type", "must be \"constant\" or \"sky\" (got \"%s\")", type);
+    if (strcmp(type, "map") == 0)
+        return read_environment_map(r, node);
+    return rs_json_fail(r, "environment.type", "must be \"constant\", \"sky\" or \"map\" (got \"%s\")", type);
 }
 
 static int read_material_ref(const RsJsonReader* r, const cJSON* node, const char* path, int required, int32_t* out)

@@ -3,8 +3,9 @@
  *
  * Shared header (gcc C11, g++, nvcc). Next-event estimation picks one light by the
  * cumulative table built on the host (selection probability proportional to emitted power),
- * then a point uniformly by area on it (pdf 1/area), or for the environment a uniformly
- * distributed direction (pdf 1/(4 pi)). rs_light_pdf_* give the same densities, in solid angle,
+ * then a point uniformly by area on it (pdf 1/area), or for the environment a direction: in
+ * proportion to its image for an environment map (env_map.h), uniformly (pdf 1/(4 pi)) for the
+ * constant colour and the sky gradient. rs_light_pdf_* give the same densities, in solid angle,
  * for a direction that BSDF sampling found, which is what MIS needs. Point and spot lights are
  * delta lights: one direction, radiance I / d^2 (times the spot's falloff), found by NEE only,
  * so their samples are marked `delta` and take no MIS weight.
@@ -27,11 +28,34 @@ typedef struct RsLightSample {
     float point_b1, point_b2; /* its barycentrics on a triangle (rs_light_emission_texture) */
 } RsLightSample;
 
-RS_FN RsVec3 rs_env_radiance(const RsEnvironment* env, RsVec3 dir)
+RS_FN uint32_t rs_env_type(const RsEnvironment* env) { return rs_float_as_uint(env->zenith.w); }
+
+/* A world direction in an environment map's frame, and back: turned about +y. */
+RS_FN RsVec3 rs_env_map_from_world(const RsEnvironment* env, RsVec3 d)
 {
+    float c = env->horizon.x, s = env->horizon.y;
+    return rs_vec3(c * d.x - s * d.z, d.y, s * d.x + c * d.z);
+}
+
+RS_FN RsVec3 rs_env_map_to_world(const RsEnvironment* env, RsVec3 d)
+{
+    float c = env->horizon.x, s = env->horizon.y;
+    return rs_vec3(c * d.x + s * d.z, d.y, -s * d.x + c * d.z);
+}
+
+/* Radiance arriving from the environment along -dir (dir: unit, towards the environment). */
+RS_FN RsVec3 rs_env_radiance(const RsSceneView* s, RsVec3 dir)
+{
+    const RsEnvironment* env = &s->env;
     RsVec3 zenith = rs_xyz(env->zenith);
-    if (rs_float_as_uint(env->zenith.w) == RS_ENV_CONSTANT)
+    uint32_t type = rs_env_type(env);
+    if (type == RS_ENV_CONSTANT)
         return zenith;
+    if (type == RS_ENV_MAP) {
+        float u, v;
+        rs_env_map_uv(rs_env_map_from_world(env, dir), &u, &v);
+        return rs_mul(zenith, rs_env_map_lookup(&s->env_map, u, v));
+    }
     RsVec3 horizon = rs_xyz(env->horizon), ground = rs_xyz(env->ground);
     if (dir.y >= 0.0f) {
         float t = sqrtf(dir.y); /* a sky gradient that whitens quickly towards the horizon */
@@ -59,7 +83,13 @@ RS_FN float rs_light_pdf_prim(const RsPrim* p, RsVec3 from, RsVec3 light_point, 
     return cos_l > 0.0f ? rs_prim_light_factor(p) * dist2 / cos_l : 0.0f;
 }
 
-RS_FN float rs_light_pdf_env(const RsSceneView* s) { return s->env_select_pdf * RS_INV_4PI; }
+/* Solid-angle density with which NEE would have sampled direction `dir` of the environment. */
+RS_FN float rs_light_pdf_env(const RsSceneView* s, RsVec3 dir)
+{
+    if (rs_env_type(&s->env) == RS_ENV_MAP)
+        return s->env_select_pdf * rs_env_map_pdf(&s->env_map, rs_env_map_from_world(&s->env, dir));
+    return s->env_select_pdf * RS_INV_4PI;
+}
 
 /* pbrt-v4's spot falloff: 1 inside the inner cone, 0 outside the cone, smoothstep between. */
 RS_FN float rs_spot_falloff(const RsPointLight* l, RsVec3 from_light)
@@ -141,9 +171,17 @@ RS_FN int rs_light_sample(const RsSceneView* s, RsVec3 from, float u_pick, float
         /* no point; filled so that no caller can read an undefined one */
         ls->point.p = ls->point.n = ls->point.error = rs_vec3_splat(0.0f);
         ls->point.prim = ls->point.skip = RS_NO_HIT;
-        ls->dir = rs_sample_uniform_sphere(u1, u2);
-        ls->radiance = rs_env_radiance(&s->env, ls->dir);
-        ls->pdf = select_pdf * RS_INV_4PI;
+        if (rs_env_type(&s->env) == RS_ENV_MAP) {
+            float pdf;
+            ls->dir = rs_env_map_to_world(&s->env, rs_env_map_sample(&s->env_map, u1, u2, &pdf));
+            if (!(pdf > 0.0f))
+                return 0;
+            ls->pdf = select_pdf * pdf;
+        } else {
+            ls->dir = rs_sample_uniform_sphere(u1, u2);
+            ls->pdf = select_pdf * RS_INV_4PI;
+        }
+        ls->radiance = rs_env_radiance(s, ls->dir);
         return !rs_is_black(ls->radiance);
     }
     ls->at_infinity = 0;

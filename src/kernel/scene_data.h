@@ -66,7 +66,7 @@ enum {
     RS_MAT_TWO_SIDED = 0x100
 };
 
-enum { RS_ENV_CONSTANT = 0, RS_ENV_SKY = 1 };
+enum { RS_ENV_CONSTANT = 0, RS_ENV_SKY = 1, RS_ENV_MAP = 2 };
 
 enum { RS_POINT_LIGHT_POINT = 0, RS_POINT_LIGHT_SPOT = 1 };
 
@@ -97,6 +97,9 @@ RS_STATIC_ASSERT(sizeof(RsPointLight) == 48, "RsPointLight is three 16-byte bloc
 RS_STATIC_ASSERT(sizeof(RsShading) == 64, "RsShading is four 16-byte blocks");
 RS_STATIC_ASSERT(sizeof(RsMaterial) == 80, "RsMaterial is five 16-byte blocks");
 
+/* RS_ENV_MAP keeps its image in the scene view (RsEnvMapView, env_map.h); here zenith.xyz is
+ * the scale its texels are multiplied by and horizon.xy the cosine and sine of its rotation
+ * about +y (counter-clockwise seen from above). */
 typedef struct RsEnvironment {
     RsFloat4 zenith;  /* rgb | type bits (RS_ENV_*); the constant colour for RS_ENV_CONSTANT */
     RsFloat4 horizon; /* rgb | unused */

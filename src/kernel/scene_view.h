@@ -8,6 +8,7 @@
 #define RS_KERNEL_SCENE_VIEW_H
 
 #include "accel.h"
+#include "env_map.h"
 #include "scene_data.h"
 #include "texture.h"
 
@@ -21,6 +22,7 @@ typedef struct RsSceneView {
     uint32_t prim_count, material_count, light_count, point_light_count;
     RsTextureView textures;
     RsEnvironment env;
+    RsEnvMapView env_map; /* the image of an RS_ENV_MAP environment */
     float env_select_pdf; /* probability that next-event estimation picks the environment */
     float pad2_[3];
     RsFloat4 bounds_lo, bounds_hi; /* xyz: the box of every primitive */

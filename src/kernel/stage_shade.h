@@ -102,8 +102,8 @@ RS_FN uint32_t rs_stage_shade(const RsKernelParams* kp, uint32_t row, RsShadowRo
     if (prim_index == RS_NO_HIT) {
         float weight = 1.0f;
         if (is_path && prev_pdf > 0.0f)
-            weight = rs_power_heuristic(prev_pdf, rs_light_pdf_env(scene));
-        rs_add_path_radiance(kp, slot, rs_scale(rs_mul(throughput, rs_env_radiance(&scene->env, dir)), weight));
+            weight = rs_power_heuristic(prev_pdf, rs_light_pdf_env(scene, dir));
+        rs_add_path_radiance(kp, slot, rs_scale(rs_mul(throughput, rs_env_radiance(scene, dir)), weight));
         return RS_SHADE_TERMINATE;
     }
 

@@ -23,7 +23,7 @@ for scene in sorted(scenes_dir.glob("*.json")):
 for name in ["unknown_key", "wrong_type", "negative_radius", "fov_range", "ior", "empty", "missing_key",
              "version", "albedo_range", "not_object", "depth_range", "spp_integer", "roughness_range",
              "roughness_both", "roughness_half", "metal_unknown", "conductor_two_colours", "conductor_eta_only",
-             "spot_cone_range", "light_type", "light_intensity"]:
+             "spot_cone_range", "light_type", "light_intensity", "env_map_scale"]:
     if validator.is_valid(json.loads((bad_dir / f"{name}.json").read_text())):
         failures += 1
         print(f"FAIL the schema accepts bad/{name}.json")

@@ -28,6 +28,7 @@
 #define PI 3.14159265358979323846
 
 #include "../../src/host/material.h"
+#include "../chi_square.h"
 #include "../test.h"
 #include "bsdf_probe.h"
 
@@ -74,38 +75,6 @@ static void eval_all(const RsMaterial* m, const RsVec3* wo, const RsVec3* wi, ui
 }
 
 /* ---- statistics ---- */
-
-/* Regularized upper incomplete gamma Q(a, x): series below a + 1, Lentz's continued fraction
- * above. */
-static double gamma_q(double a, double x)
-{
-    if (x <= 0.0)
-        return 1.0;
-    double log_prefix = a * log(x) - x - lgamma(a);
-    if (x < a + 1.0) {
-        double term = 1.0 / a, sum = term;
-        for (int n = 1; n < 10000 && fabs(term) > fabs(sum) * 1e-15; ++n) {
-            term *= x / (a + n);
-            sum += term;
-        }
-        return 1.0 - sum * exp(log_prefix);
-    }
-    double b = x + 1.0 - a, c = 1.0 / 1e-300, d = 1.0 / b, h = d;
-    for (int i = 1; i < 10000; ++i) {
-        double an = -i * (i - a);
-        b += 2.0;
-        d = an * d + b;
-        d = fabs(d) < 1e-300 ? 1e-300 : d;
-        c = b + an / c;
-        c = fabs(c) < 1e-300 ? 1e-300 : c;
-        d = 1.0 / d;
-        double delta = d * c;
-        h *= delta;
-        if (fabs(delta - 1.0) < 1e-15)
-            break;
-    }
-    return exp(log_prefix) * h;
-}
 
 static int cell_of(RsVec3 w)
 {
@@ -250,7 +219,7 @@ static double chi_square_p(const Case* c, const BsdfProbeSample* s, const double
         CHECK(pooled_observed <= pooled_expected + 5.0 * sqrt(pooled_expected + 1.0) + 5.0,
               "%s: %.0f samples land where the pdf expects %.2f", c->name, pooled_observed, pooled_expected);
     }
-    return dof > 0 ? gamma_q(0.5 * dof, 0.5 * chi2) : 1.0;
+    return dof > 0 ? rs_test_gamma_q(0.5 * dof, 0.5 * chi2) : 1.0;
 }
 
 static void check_consistency(const Case* c, const BsdfProbeSample* s)

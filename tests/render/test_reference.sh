@@ -11,6 +11,9 @@
 # smooth plastic. Its floor is diffuse: at grazing angles raystream's height-correlated masking
 # term (pbrt-v4's) is brighter than Mitsuba's separable one by up to 0.6% in a block, which a
 # rough metal floor seen edge-on shows (tools/reference/RESULTS.md).
+# tests/data/reference/env_map.json lights rough gold, diffuse and plastic spheres by
+# scenes/textures/sky.hdr alone, turned by 130 degrees: a small bright sun that only importance
+# sampling of the map finds, MIS with the BSDF's samples, and the map's orientation.
 raystream=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 root=$2 build=$(cd "$3" && pwd)
 py="$root/.venv-reference/bin/python"
@@ -23,4 +26,4 @@ cd "$root" || exit 1
 exec "$py" tools/compare_reference.py --check --raystream "$raystream" --cache "$build/reference-cache" \
     --backend cpu --width 128 --height 128 --spp 512 --depths 2,8 \
     scenes/cornell.json scenes/diffuse.json scenes/mirrors.json scenes/reflect-23k.json \
-    tests/data/reference/rough_materials.json
+    tests/data/reference/rough_materials.json tests/data/reference/env_map.json

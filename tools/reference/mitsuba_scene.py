@@ -25,6 +25,10 @@ as raystream, so that the two images may differ only by noise:
 - the sky gradient has no Mitsuba twin, so it is baked into an equirectangular map whose rows
   follow the elevation finely (the gradient does not depend on azimuth); that bake is the one
   approximation here, and it is far below the noise of the comparisons;
+- an environment map: Mitsuba's envmap uses the same direction mapping and the same texel
+  centres across a row, but puts row i at v = i / (rows - 1) rather than (i + 0.5) / rows, so
+  the twin's bitmap is raystream's bilinear image resampled at MAP_ROW_FACTOR times the rows
+  (every column kept); its rotation becomes a to_world rotation about +y;
 - near/far clip planes are opened wide: raystream clips nothing;
 - point lights are Mitsuba's point emitters with the same intensity; spot lights have no twin
   (Mitsuba's falloff between beam_width and cutoff_angle is not pbrt-v4's smoothstep).
@@ -46,6 +50,7 @@ class ReferenceUnsupported(Exception):
 SKY_DEFAULTS = {"zenith": [0.25, 0.45, 1.0], "horizon": [1.0, 1.0, 1.0], "ground": [0.3, 0.28, 0.25]}
 SKY_ROWS = 4096  # elevation samples of the baked sky; ~0.044 degrees per row
 SKY_COLUMNS = 8  # the sky is constant in azimuth
+MAP_ROW_FACTOR = 64  # rows of an environment map's twin per row of the image
 
 
 def sky_radiance(y, zenith, horizon, ground):
@@ -227,9 +232,31 @@ def shape_twins(scene, scene_dir, twins, work_dir):
     return shapes
 
 
-def environment_twin(env):
+def resampled_map(texels):
+    """raystream's bilinear image (src/kernel/env_map.h: row y centred on v = (y + 0.5) / H,
+    clamped at the poles) at v = i / (R - 1) for R = MAP_ROW_FACTOR * H rows, where Mitsuba
+    puts its rows."""
+    h = texels.shape[0]
+    rows = MAP_ROW_FACTOR * h
+    y = np.arange(rows) / (rows - 1) * h - 0.5
+    y0 = np.floor(y)
+    a = (y - y0)[:, None, None]
+    lo = np.clip(y0.astype(int), 0, h - 1)
+    hi = np.clip(y0.astype(int) + 1, 0, h - 1)
+    return ((1.0 - a) * texels[lo] + a * texels[hi]).astype(np.float32)
+
+
+def environment_twin(env, scene_dir):
     if not env:
         return None
+    if env["type"] == "map":
+        import mitsuba as mi
+        file = env["file"] if os.path.isabs(env["file"]) else os.path.join(scene_dir, env["file"])
+        texels = np.array(mi.Bitmap(file).convert(mi.Bitmap.PixelFormat.RGB, mi.Struct.Type.Float32, srgb_gamma=False))
+        scale = env.get("scale", 1.0)
+        scale = np.array(scale if isinstance(scale, list) else [scale] * 3, dtype=np.float32)
+        to_world = mi.ScalarTransform4f().rotate(axis=[0, 1, 0], angle=float(env.get("rotation", 0.0)))
+        return {"type": "envmap", "bitmap": mi.Bitmap(resampled_map(texels) * scale), "to_world": to_world}
     if env["type"] == "constant":
         colour = env["color"]
         return {"type": "constant", "radiance": rgb(colour)} if any(c > 0 for c in colour) else None
@@ -268,7 +295,7 @@ def mitsuba_dict(scene_path, width, height, spp, depth, work_dir):
     d = {"type": "scene", "integrator": {"type": "path", "max_depth": depth + 1}, "sensor": sensor}
     twins = material_twins(scene["materials"])
     d.update(shape_twins(scene, os.path.dirname(os.path.abspath(scene_path)), twins, work_dir))
-    env = environment_twin(scene.get("environment"))
+    env = environment_twin(scene.get("environment"), os.path.dirname(os.path.abspath(scene_path)))
     if env:
         d["environment"] = env
     for i, light in enumerate(scene.get("lights", [])):
