@@ -5,7 +5,7 @@
 
 #include <cuda_runtime.h>
 
-#include "kernel/env_map.h"
+#include "../src/kernel/env_map.h"
 
 /* Fills row_cdf (width * height floats) and marginal_cdf (height floats), device memory, from
  * the device texels of `map` (whose CDF pointers are not read). Asynchronous on `stream`. */
