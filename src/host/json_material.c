@@ -6,7 +6,9 @@
  * roughness^2 (material.c); "roughness" sets both directions, "roughness_u" and "roughness_v"
  * (both or neither) make it anisotropic. A diffuse albedo or plastic colour may be an image
  * ({"texture": ...}), any emission too ({"texture": ..., "scale": ...}), and diffuse and plastic
- * materials may carry a cut-out mask ("alpha"); images load through texture.c, once per file.
+ * materials may carry a cut-out mask ("alpha"); every type but emissive may carry a normal map
+ * ("normal_map": {"texture": ...}) or a bump map ("bump_map": {"texture": ..., "scale": s});
+ * images load through texture.c, once per file.
  */
 #include "json_material.h"
 
@@ -170,6 +172,48 @@ static int read_alpha(const RsJsonReader* r, const cJSON* node, const char* path
     return 0;
 }
 
+/* "normal_map": {"texture": "n.png"} (tangent-space normals, linear) and "bump_map":
+ * {"texture": "h.png", "scale": s} (height in the first channel, linear; s >= 0, default 1),
+ * as src/kernel/normal_map.h reads them. A material may have one or the other. */
+static int read_surface_maps(const RsJsonReader* r, const cJSON* node, const char* path, const char* name,
+                             RsMaterialDesc* d)
+{
+    const cJSON* normal = cJSON_GetObjectItemCaseSensitive(node, "normal_map");
+    const cJSON* bump = cJSON_GetObjectItemCaseSensitive(node, "bump_map");
+    if (normal && bump)
+        return rs_json_fail(r, path, "give normal_map or bump_map, not both");
+    if (!normal && !bump)
+        return 0;
+    const char* key = normal ? "normal_map" : "bump_map";
+    char where[RS_PATH_MAX];
+    rs_json_join_key(where, path, key);
+    const cJSON* value = normal ? normal : bump;
+    if (!cJSON_IsObject(value))
+        return rs_json_fail(r, where, "must be an object {\"texture\": \"file\"%s}", normal ? "" : ", \"scale\": s");
+    static const char* const normal_keys[] = {"texture", NULL};
+    static const char* const bump_keys[] = {"texture", "scale", NULL};
+    const char* file = NULL;
+    double scale = 1.0;
+    if (rs_json_check_keys(r, value, where, normal ? normal_keys : bump_keys) ||
+        rs_json_get_string(r, value, where, "texture", 1, &file) ||
+        (bump && rs_json_get_number(r, value, where, "scale", 0, &scale)))
+        return -1;
+    if (!(scale >= 0.0)) {
+        char scale_where[RS_PATH_MAX];
+        rs_json_join_key(scale_where, where, "scale");
+        return rs_json_fail(r, scale_where, "must be >= 0 (got %g)", scale);
+    }
+    int32_t texture = load_texture(r, where, name, file, 0);
+    if (texture < 0)
+        return -1;
+    if (normal)
+        d->normal_map = (uint32_t)texture;
+    else
+        d->bump_map = (uint32_t)texture;
+    d->bump_scale = (float)scale;
+    return 0;
+}
+
 /* A conductor's colour: "color" (normal-incidence reflectance), "metal" (a named metal) or
  * "eta" and "k" (its complex index), one of the three. */
 static int read_colour_or_texture(const RsJsonReader* r, const cJSON* node, const char* path, const char* name,
@@ -259,29 +303,33 @@ int rs_json_read_material(const RsJsonReader* r, const cJSON* node, const char* 
     RsMaterialDesc d;
     int status;
     if (strcmp(type, "diffuse") == 0) {
-        static const char* const keys[] = {"name", "type", "albedo", "alpha", "emission", "two_sided", NULL};
+        static const char* const keys[] = {"name",     "type",       "albedo",   "alpha", "emission",
+                                           "two_sided", "normal_map", "bump_map", NULL};
         d = rs_material_desc(RS_MAT_DIFFUSE);
         status = rs_json_check_keys(r, node, path, keys) || read_colour_or_texture(r, node, path, name, "albedo", 1, &d) ||
                  read_alpha(r, node, path, name, &d);
     } else if (strcmp(type, "mirror") == 0) {
-        static const char* const keys[] = {"name", "type", "color", "emission", "two_sided", NULL};
+        static const char* const keys[] = {"name",      "type",       "color",    "emission",
+                                           "two_sided", "normal_map", "bump_map", NULL};
         d = rs_material_desc(RS_MAT_MIRROR);
         status = rs_json_check_keys(r, node, path, keys) || read_colour_or_texture(r, node, path, name, "color", 0, &d);
     } else if (strcmp(type, "conductor") == 0) {
         static const char* const keys[] = {"name", "type", "color", "metal", "eta", "k", "roughness", "roughness_u",
-                                           "roughness_v", "emission", "two_sided", NULL};
+                                           "roughness_v", "emission", "two_sided", "normal_map", "bump_map",
+                                           NULL};
         d = rs_material_desc(RS_MAT_CONDUCTOR);
         status = rs_json_check_keys(r, node, path, keys) || read_conductor_colour(r, node, path, name, &d) ||
                  read_roughness(r, node, path, name, &d);
     } else if (strcmp(type, "dielectric") == 0) {
         static const char* const keys[] = {"name", "type", "ior", "color", "roughness", "roughness_u", "roughness_v",
-                                           "emission", "two_sided", NULL};
+                                           "emission", "two_sided", "normal_map", "bump_map", NULL};
         d = rs_material_desc(RS_MAT_DIELECTRIC);
         status = rs_json_check_keys(r, node, path, keys) || read_ior(r, node, path, &d) ||
                  read_colour_or_texture(r, node, path, name, "color", 0, &d) || read_roughness(r, node, path, name, &d);
     } else if (strcmp(type, "plastic") == 0) {
         static const char* const keys[] = {"name", "type", "color", "alpha", "ior", "roughness", "roughness_u",
-                                           "roughness_v", "emission", "two_sided", NULL};
+                                           "roughness_v", "emission", "two_sided", "normal_map", "bump_map",
+                                           NULL};
         d = rs_material_desc(RS_MAT_PLASTIC);
         status = rs_json_check_keys(r, node, path, keys) || read_colour_or_texture(r, node, path, name, "color", 0, &d) ||
                  read_alpha(r, node, path, name, &d) ||
@@ -298,7 +346,8 @@ int rs_json_read_material(const RsJsonReader* r, const cJSON* node, const char* 
                             "\"emissive\" (got \"%s\")",
                             type);
     }
-    if (status || (d.emission_texture == RS_NO_TEXTURE && read_emission(r, node, path, name, 0, &d)) ||
+    if (status || read_surface_maps(r, node, path, name, &d) ||
+        (d.emission_texture == RS_NO_TEXTURE && read_emission(r, node, path, name, 0, &d)) ||
         rs_json_get_bool(r, node, path, "two_sided", &d.two_sided))
         return -1;
     return rs_scene_add_material(r->scene, name, rs_material_from_desc(&d), r->err) < 0 ? -1 : 0;

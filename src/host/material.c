@@ -18,6 +18,8 @@ RsMaterialDesc rs_material_desc(uint32_t type)
     d.alpha_texture = RS_NO_TEXTURE;
     d.emission_texture = RS_NO_TEXTURE;
     d.roughness_texture = RS_NO_TEXTURE;
+    d.normal_map = d.bump_map = RS_NO_TEXTURE;
+    d.bump_scale = 1.0f;
     return d;
 }
 
@@ -57,6 +59,8 @@ RsMaterial rs_material_from_desc(const RsMaterialDesc* d)
     m.d = rs_pack(k, alpha_of(d->roughness_v));
     m.e = rs_float4(rs_uint_as_float(d->colour_texture), rs_uint_as_float(d->alpha_texture),
                     rs_uint_as_float(d->emission_texture), rs_uint_as_float(d->roughness_texture));
+    m.f = rs_float4(rs_uint_as_float(d->normal_map), rs_uint_as_float(d->bump_map), d->bump_scale,
+                    rs_uint_as_float(d->roughness_channel));
     if (d->type == RS_MAT_PLASTIC) {
         /* bsdf_plastic.h: 1 - Fdr_in = (1 - Fdr_out) / eta^2 */
         double fdr_out = rs_fresnel_diffuse_reflectance(d->ior);

@@ -24,7 +24,11 @@ typedef struct RsMaterialDesc {
     uint32_t colour_texture; /* index in the scene's textures, or RS_NO_TEXTURE */
     uint32_t alpha_texture;  /* cut-out mask (its alpha channel), or RS_NO_TEXTURE */
     uint32_t emission_texture; /* scales `emission` per point, or RS_NO_TEXTURE */
-    uint32_t roughness_texture; /* perceptual roughness in its first channel, or RS_NO_TEXTURE */
+    uint32_t roughness_texture; /* perceptual roughness in channel roughness_channel, or RS_NO_TEXTURE */
+    uint32_t roughness_channel; /* 0 (red, the default) .. 3; glTF keeps roughness in green (1) */
+    uint32_t normal_map;        /* tangent-space normals (linear RGB), or RS_NO_TEXTURE */
+    uint32_t bump_map;          /* height in its first channel (linear), or RS_NO_TEXTURE */
+    float bump_scale;           /* the bump map's strength (normal_map.h) */
 } RsMaterialDesc;
 
 /* Defaults: colour 0.5 (diffuse and plastic) or 1, ior 1.5, smooth, black emission. */

@@ -21,7 +21,10 @@
  *                      e = x: texture of the colour (albedo, plastic base, tints) bits, or
  *                          RS_NO_TEXTURE; y: alpha texture (cutout.h) bits or RS_NO_TEXTURE;
  *                          z: emission texture bits (scales b.rgb) or RS_NO_TEXTURE;
- *                          w: roughness texture bits (perceptual roughness, first channel)
+ *                          w: roughness texture bits (perceptual roughness, channel f.w)
+ *                      f = x: normal map bits (tangent space, normal_map.h) or RS_NO_TEXTURE;
+ *                          y: bump map bits (height, first channel) or RS_NO_TEXTURE;
+ *                          z: bump scale (float); w: the roughness texture's channel (0..3) bits
  *     with a colour texture, a conductor's texel is its normal-incidence reflectance, turned
  *     into eta = 1, k = 2 sqrt(r / (1 - r)) per lookup as material.c does for a colour
  *     the colour is the diffuse albedo (diffuse, the base under a plastic coat), the reflectance
@@ -79,7 +82,7 @@ typedef struct RsPrim {
 } RsPrim;
 
 typedef struct RsMaterial {
-    RsFloat4 a, b, c, d, e;
+    RsFloat4 a, b, c, d, e, f;
 } RsMaterial;
 
 enum { RS_SHADING_NORMALS = 1, RS_SHADING_UVS = 2 };
@@ -95,7 +98,7 @@ typedef struct RsPointLight {
 RS_STATIC_ASSERT(sizeof(RsPrim) == 48, "RsPrim is three 16-byte blocks");
 RS_STATIC_ASSERT(sizeof(RsPointLight) == 48, "RsPointLight is three 16-byte blocks");
 RS_STATIC_ASSERT(sizeof(RsShading) == 64, "RsShading is four 16-byte blocks");
-RS_STATIC_ASSERT(sizeof(RsMaterial) == 80, "RsMaterial is five 16-byte blocks");
+RS_STATIC_ASSERT(sizeof(RsMaterial) == 96, "RsMaterial is six 16-byte blocks");
 
 /* RS_ENV_MAP keeps its image in the scene view (RsEnvMapView, env_map.h); here zenith.xyz is
  * the scale its texels are multiplied by and horizon.xy the cosine and sine of its rotation
@@ -130,5 +133,9 @@ RS_FN float rs_material_alpha_y(const RsMaterial* m) { return m->d.w; }
 RS_FN uint32_t rs_material_colour_texture(const RsMaterial* m) { return rs_float_as_uint(m->e.x); }
 RS_FN uint32_t rs_material_emission_texture(const RsMaterial* m) { return rs_float_as_uint(m->e.z); }
 RS_FN uint32_t rs_material_roughness_texture(const RsMaterial* m) { return rs_float_as_uint(m->e.w); }
+RS_FN uint32_t rs_material_roughness_channel(const RsMaterial* m) { return rs_float_as_uint(m->f.w) & 3u; }
+RS_FN uint32_t rs_material_normal_map(const RsMaterial* m) { return rs_float_as_uint(m->f.x); }
+RS_FN uint32_t rs_material_bump_map(const RsMaterial* m) { return rs_float_as_uint(m->f.y); }
+RS_FN float rs_material_bump_scale(const RsMaterial* m) { return m->f.z; }
 
 #endif /* RS_KERNEL_SCENE_DATA_H */

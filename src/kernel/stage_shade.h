@@ -34,6 +34,7 @@
 #include "bsdf.h"
 #include "kernel_params.h"
 #include "light.h"
+#include "normal_map.h"
 #include "surface_texture.h"
 #include "rng.h"
 
@@ -113,6 +114,7 @@ RS_FN uint32_t rs_stage_shade(const RsKernelParams* kp, uint32_t row, RsShadowRo
     RsVec3 ns = rs_shading_normal(scene->shading, prim_index, hit4.y, hit4.z, sp.n);
     RsVec3 wo = rs_neg(dir);
     RsMaterial textured;
+    ns = rs_mapped_normal(kp, mat, prim, prim_index, hit4, &sp, ns, wo);
     mat = rs_textured_material(kp, mat, prim, prim_index, hit4, &sp, wo, &textured);
 
     RsVec3 emitted = rs_emitted(mat, sp.n, wo);

@@ -50,7 +50,10 @@ RS_FN const RsMaterial* rs_textured_material(const RsKernelParams* kp, const RsM
     }
     if (roughness != RS_NO_TEXTURE) {
         float lod = rs_texture_lod(scene->textures.descriptors[roughness], t.uv_area, t.world_area, width, cos_view);
-        float r = rs_clampf(rs_texture_lookup(&scene->textures, roughness, t.u, t.v, lod).x, 0.0f, 1.0f);
+        RsFloat4 texel = rs_texture_lookup(&scene->textures, roughness, t.u, t.v, lod);
+        uint32_t channel = rs_material_roughness_channel(mat);
+        float r = rs_clampf(channel == 0 ? texel.x : channel == 1 ? texel.y : channel == 2 ? texel.z : texel.w, 0.0f,
+                            1.0f);
         scratch->c.w = scratch->d.w = r * r;
     }
     if (emission != RS_NO_TEXTURE) {
