@@ -7,8 +7,9 @@ Writes pyramid.gltf (JSON with the buffer inline as base64) and uses ../textures
 (tools/make_textures.py) as its base colour texture. Four triangular sides and a square base;
 vertices carry POSITION, NORMAL (the sides' normals tilted, so shading is smooth across each
 side's edges) and TEXCOORD_0. The sides' material is a textured dielectric (metallic 0, roughness
-0.4), the base's a gold metal (metallic 1, roughness 0.3): raystream maps them onto plastic and
-conductor. Used by scenes/gltf.json and tests/host/test_mesh_normals.c.
+0.4) with ../textures/bumps_normal.png as its normal map, the base's a gold metal (metallic 1,
+roughness 1) whose metallic-roughness map ../textures/gold_mr.png sets metallic 1 and a striped
+roughness: raystream maps them onto plastic and conductor. Used by scenes/gltf.json and tests/host/test_mesh_normals.c.
 """
 import base64
 import json
@@ -60,11 +61,14 @@ def main():
             {"attributes": {"POSITION": 0, "NORMAL": 1, "TEXCOORD_0": 2}, "indices": 4, "material": 1}]}],
         "materials": [
             {"name": "checker", "pbrMetallicRoughness": {"baseColorTexture": {"index": 0}, "metallicFactor": 0.0,
-                                                         "roughnessFactor": 0.4}},
+                                                         "roughnessFactor": 0.4},
+             "normalTexture": {"index": 1}},
             {"name": "gold", "pbrMetallicRoughness": {"baseColorFactor": [1.0, 0.766, 0.336, 1.0],
-                                                      "metallicFactor": 1.0, "roughnessFactor": 0.3}}],
-        "textures": [{"source": 0}],
-        "images": [{"uri": "../textures/checker.png"}],
+                                                      "metallicFactor": 1.0, "roughnessFactor": 1.0,
+                                                      "metallicRoughnessTexture": {"index": 2}}}],
+        "textures": [{"source": 0}, {"source": 1}, {"source": 2}],
+        "images": [{"uri": "../textures/checker.png"}, {"uri": "../textures/bumps_normal.png"},
+                   {"uri": "../textures/gold_mr.png"}],
         "buffers": [{"byteLength": len(blob),
                      "uri": "data:application/octet-stream;base64," + base64.b64encode(blob).decode()}],
         "bufferViews": [

@@ -12,6 +12,11 @@ after changing it.
   marble.png       128x128, a smooth procedural veined pattern for the materials scene
   half_mask.png    16x16 greyscale-in-RGB, no alpha: white (opaque) left half, black right half
   grey188.png      4x4, every texel (188, 188, 188): a uniform colour or roughness, for tests
+  bumps_normal.png 64x64 tangent-space normal map (linear, OpenGL/glTF convention: green up) of a
+                   4x4 grid of round bumps
+  bumps_height.png 64x64 the same bumps as a height field (linear grey), for bump mapping
+  gold_mr.png      16x16 glTF metallic-roughness map: blue (metallic) 1, green (roughness) in
+                   stripes between 0.2 and 0.5
   sky.hdr          128x64 Radiance HDR environment map (linear floats, uncompressed RGBE): a
                    blue-to-white sky, a dim ground and a small sun of radiance 60 whose few
                    texels carry about half the light, which is what importance sampling is for
@@ -96,6 +101,28 @@ def main():
     write_png(os.path.join(out, "grey188.png"), 4, 4, image(4, 4, lambda x, y: (188, 188, 188, 255)))
     write_png(os.path.join(out, "half_mask.png"), 16, 16,
               [c for y in range(16) for x in range(16) for c in ((255,) * 3 if x < 8 else (0,) * 3)], channels=3)
+    def bump_height(x, y):
+        """Height of the bumps at texel (x, y) in [0, 1]: a dome per 16x16 cell."""
+        cx, cy = (x % 16) - 7.5, (y % 16) - 7.5
+        r2 = (cx * cx + cy * cy) / 36.0
+        return math.sqrt(1.0 - r2) if r2 < 1.0 else 0.0
+
+    def bump_normal(x, y):
+        cx, cy = (x % 16) - 7.5, (y % 16) - 7.5
+        r2 = (cx * cx + cy * cy) / 36.0
+        if r2 >= 1.0:
+            n = (0.0, 0.0, 1.0)
+        else:  # a shallow dome's normal; image rows go down, the map's +y (v) goes up
+            n = (0.5 * cx / 6.0, -0.5 * cy / 6.0, 1.0)
+            length = math.sqrt(sum(c * c for c in n))
+            n = tuple(c / length for c in n)
+        return tuple(int(round(255 * (0.5 + 0.5 * c))) for c in n) + (255,)
+
+    write_png(os.path.join(out, "bumps_normal.png"), 64, 64, image(64, 64, bump_normal))
+    write_png(os.path.join(out, "bumps_height.png"), 64, 64,
+              image(64, 64, lambda x, y: (int(round(255 * bump_height(x, y))),) * 3 + (255,)))
+    write_png(os.path.join(out, "gold_mr.png"), 16, 16,
+              image(16, 16, lambda x, y: (0, 51 if (y // 4) % 2 == 0 else 128, 255, 255)))
     write_hdr(os.path.join(out, "sky.hdr"), 128, 64, [sky_texel(x, y, 128, 64) for y in range(64) for x in range(128)])
 
 

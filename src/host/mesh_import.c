@@ -15,10 +15,11 @@
  * PLY headers are checked first: their element counts must fit the file's size, since assimp
  * allocates for the counts before reading the data.
  *
- * Stream records: 'M' name_length name kd[3] ke[3] texture_length texture clamp mask_length mask
- * pbr[3] (a material of the file, numbered in order, with the paths of its diffuse map and its
- * opacity map (MTL map_d) as the file wrote them, 1 if the diffuse map clamps instead of
- * repeating, and glTF's metallic-roughness as (1 if given, metallic, roughness));
+ * Stream records: 'M' name_length name kd[3] ke[3] clamp pbr[3] bump_scale map_count, then per
+ * map: kind length path (a material of the file, numbered in order: 1 if its diffuse map clamps
+ * instead of repeating, glTF's metallic-roughness as (1 if given, metallic, roughness), MTL's
+ * bump multiplier (-bm), and the paths of its maps as the file wrote them, each with its
+ * FileMap kind);
  * 'T' material_number v0[3] v1[3] v2[3] flags, then n0[3] n1[3] n2[3] if flags has
  * RS_SHADING_NORMALS and (u, v) of the three vertices if it has RS_SHADING_UVS (a triangle, in
  * the file's own space); 'X' length text (assimp's error); 'Z' (done). Vertex normals and
@@ -29,6 +30,7 @@
 #include "mesh_import.h"
 
 #include <assimp/cimport.h>
+#include <assimp/ObjMaterial.h>
 #include <assimp/material.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
@@ -67,6 +69,22 @@ static void send_error(FILE* out, const char* text)
     put(out, text, n);
 }
 
+/* The maps of a file's material that raystream reads, and what it makes of them. */
+typedef enum FileMap {
+    MAP_COLOUR,             /* MTL map_Kd, glTF baseColorTexture: replaces the diffuse colour */
+    MAP_MASK,               /* MTL map_d: a cut-out mask */
+    MAP_NORMAL,             /* MTL norm, glTF normalTexture: tangent-space normals */
+    MAP_BUMP,               /* MTL map_bump / bump: a height field */
+    MAP_EMISSION,           /* MTL map_Ke, glTF emissiveTexture */
+    MAP_METALLIC_ROUGHNESS, /* glTF metallicRoughnessTexture: roughness in green, metal in blue */
+    MAP_KINDS
+} FileMap;
+
+static const enum aiTextureType file_map_types[MAP_KINDS] = {
+    aiTextureType_DIFFUSE, aiTextureType_OPACITY,  aiTextureType_NORMALS,
+    aiTextureType_HEIGHT,  aiTextureType_EMISSIVE, aiTextureType_UNKNOWN, /* glTF's metallic-roughness */
+};
+
 static void send_material(FILE* out, const struct aiMaterial* m)
 {
     struct aiString ai_name;
@@ -86,25 +104,33 @@ static void send_material(FILE* out, const struct aiMaterial* m)
     put(out, colours, sizeof colours);
     struct aiString texture;
     enum aiTextureMapMode mode = aiTextureMapMode_Wrap;
-    uint32_t t = 0;
-    if (m && aiGetMaterialTexture(m, aiTextureType_DIFFUSE, 0, &texture, NULL, NULL, NULL, NULL, &mode, NULL) ==
-                 aiReturn_SUCCESS)
-        t = (uint32_t)strnlen(texture.data, 1023);
-    put_u32(out, t);
-    put(out, texture.data, t);
+    if (m)
+        aiGetMaterialTexture(m, aiTextureType_DIFFUSE, 0, &texture, NULL, NULL, NULL, NULL, &mode, NULL);
     put_u32(out, mode == aiTextureMapMode_Clamp || mode == aiTextureMapMode_Decal);
-    t = 0;
-    if (m && aiGetMaterialTexture(m, aiTextureType_OPACITY, 0, &texture, NULL, NULL, NULL, NULL, NULL, NULL) ==
-                 aiReturn_SUCCESS)
-        t = (uint32_t)strnlen(texture.data, 1023);
-    put_u32(out, t);
-    put(out, texture.data, t);
     float pbr[3] = {0.0f, 0.0f, 1.0f}; /* (given, metallic, roughness); glTF's roughness defaults to 1 */
     if (m && aiGetMaterialFloatArray(m, AI_MATKEY_METALLIC_FACTOR, &pbr[1], NULL) == aiReturn_SUCCESS) {
         pbr[0] = 1.0f;
         aiGetMaterialFloatArray(m, AI_MATKEY_ROUGHNESS_FACTOR, &pbr[2], NULL);
     }
     put(out, pbr, sizeof pbr);
+    float bump_scale = 1.0f;
+    if (m)
+        aiGetMaterialFloatArray(m, AI_MATKEY_OBJ_BUMPMULT_HEIGHT(0), &bump_scale, NULL);
+    put(out, &bump_scale, sizeof bump_scale);
+    uint32_t found[MAP_KINDS], count = 0;
+    struct aiString paths[MAP_KINDS];
+    for (uint32_t kind = 0; m && kind < MAP_KINDS; ++kind)
+        if (aiGetMaterialTexture(m, file_map_types[kind], 0, &paths[count], NULL, NULL, NULL, NULL, NULL, NULL) ==
+                aiReturn_SUCCESS &&
+            paths[count].length > 0)
+            found[count++] = kind;
+    put_u32(out, count);
+    for (uint32_t i = 0; i < count; ++i) {
+        uint32_t t = (uint32_t)strnlen(paths[i].data, 1023);
+        put_u32(out, found[i]);
+        put_u32(out, t);
+        put(out, paths[i].data, t);
+    }
 }
 
 /* ---- child: assimp's file access, regular files only ---- */
@@ -334,10 +360,81 @@ static int32_t file_texture(RsScene* scene, const char* path, const char* where,
     return texture;
 }
 
-static int32_t file_material(RsScene* scene, const char* path, const char* where, uint32_t index,
-                             const char* name, const float* c, const char* map, int clamp, const char* mask,
-                             const float* pbr, RsError* err)
+/* What the import stream says of one material of a file. */
+typedef struct FileMaterial {
+    char name[1024];
+    float colours[6]; /* Kd, Ke */
+    uint32_t clamp;   /* the diffuse map clamps */
+    float pbr[3];     /* glTF: (1 if given, metallic, roughness) */
+    float bump_scale; /* MTL -bm */
+    char maps[MAP_KINDS][1024]; /* by FileMap kind; "" where the material has none */
+} FileMaterial;
+
+/* Loads map `kind` of fm if it has one: 1 with *out set, 0 if it has none, -1 on error. */
+static int file_map(RsScene* scene, const char* path, const char* where, const FileMaterial* fm, FileMap kind,
+                    uint32_t flags, uint32_t* out, RsError* err)
 {
+    if (!fm->maps[kind][0])
+        return 0;
+    int32_t t = file_texture(scene, path, where, fm->name, fm->maps[kind], flags, err);
+    if (t < 0)
+        return -1;
+    *out = (uint32_t)t;
+    return 1;
+}
+
+/* A file's material in raystream's terms. MTL: the diffuse and emission maps replace Kd and Ke,
+ * as in 3ds Max and Blender. glTF metallic-roughness: a metal (metallic factor times the mean
+ * of the metallic map's blue channel >= 0.5) becomes a conductor of the base colour, anything
+ * else a plastic (glTF's dielectric reflects 4% head-on: ior 1.5); the map's green channel is
+ * the perceptual roughness, and the emissive map scales the emissive factor. */
+static int file_material_desc(RsScene* scene, const char* path, const char* where, const FileMaterial* fm,
+                              RsMaterialDesc* d, RsError* err)
+{
+    const float* c = fm->colours;
+    int gltf = fm->pbr[0] != 0.0f;
+    uint32_t metallic_roughness = RS_NO_TEXTURE;
+    int has_mr = file_map(scene, path, where, fm, MAP_METALLIC_ROUGHNESS, 0, &metallic_roughness, err);
+    if (has_mr < 0)
+        return -1;
+    float metallic = fm->pbr[1];
+    if (has_mr)
+        metallic *= rs_texture_mean_channel(&scene->textures, metallic_roughness, 2);
+    int metal = gltf && metallic >= 0.5f;
+    *d = rs_material_desc(!gltf ? RS_MAT_DIFFUSE : metal ? RS_MAT_CONDUCTOR : RS_MAT_PLASTIC);
+    d->roughness_u = d->roughness_v = gltf ? clamp01(fm->pbr[2]) : 0.0f;
+    if (gltf && has_mr) {
+        d->roughness_texture = metallic_roughness;
+        d->roughness_channel = 1;
+    }
+    d->colour = rs_vec3(clamp01(c[0]), clamp01(c[1]), clamp01(c[2]));
+    d->emission = rs_vec3(emission_of(c[3]), emission_of(c[4]), emission_of(c[5]));
+    uint32_t colour_flags = RS_TEXTURE_SRGB | (fm->clamp ? RS_TEXTURE_CLAMP : 0u);
+    int has_colour = file_map(scene, path, where, fm, MAP_COLOUR, colour_flags, &d->colour_texture, err);
+    if (has_colour < 0 || file_map(scene, path, where, fm, MAP_MASK, RS_TEXTURE_LOAD_MASK, &d->alpha_texture, err) < 0 ||
+        file_map(scene, path, where, fm, MAP_NORMAL, 0, &d->normal_map, err) < 0)
+        return -1;
+    if (has_colour && !metal)
+        d->colour = rs_vec3_splat(1.0f);
+    if (d->normal_map == RS_NO_TEXTURE) {
+        int has_bump = file_map(scene, path, where, fm, MAP_BUMP, 0, &d->bump_map, err);
+        if (has_bump < 0)
+            return -1;
+        d->bump_scale = fm->bump_scale >= 0.0f && fm->bump_scale <= (float)RS_SCENE_MAX_MAGNITUDE ? fm->bump_scale : 1.0f;
+    }
+    int has_emission = file_map(scene, path, where, fm, MAP_EMISSION, RS_TEXTURE_SRGB, &d->emission_texture, err);
+    if (has_emission < 0)
+        return -1;
+    if (has_emission && !gltf)
+        d->emission = rs_vec3_splat(1.0f);
+    return 0;
+}
+
+static int32_t file_material(RsScene* scene, const char* path, const char* where, uint32_t index,
+                             const FileMaterial* fm, RsError* err)
+{
+    const float* c = fm->colours;
+    const char* name = fm->name;
     RsVec3 emission = rs_vec3(emission_of(c[3]), emission_of(c[4]), emission_of(c[5]));
     if (emission.x < 0.0f || emission.y < 0.0f || emission.z < 0.0f) {
         rs_error_set(err, "%s: '%s': material '%s' has an emission [%g, %g, %g] that is not a finite number within %g",
@@ -352,33 +449,29 @@ static int32_t file_material(RsScene* scene, const char* path, const char* where
     }
     snprintf(full, size, "%s#%u:%s", path, index, name);
     int32_t material = rs_scene_find_material(scene, full);
-    if (material < 0) {
-        /* glTF metallic-roughness: a metal (metallic >= 0.5) becomes a conductor of the base
-         * colour, anything else a plastic (glTF's dielectric reflects 4% head-on: ior 1.5) */
-        int metal = pbr[0] != 0.0f && pbr[1] >= 0.5f;
-        RsMaterialDesc d = rs_material_desc(pbr[0] == 0.0f ? RS_MAT_DIFFUSE : metal ? RS_MAT_CONDUCTOR : RS_MAT_PLASTIC);
-        d.roughness_u = d.roughness_v = pbr[0] != 0.0f ? clamp01(pbr[2]) : 0.0f;
-        d.colour = rs_vec3(clamp01(c[0]), clamp01(c[1]), clamp01(c[2]));
-        d.emission = emission;
-        uint32_t flags = RS_TEXTURE_SRGB | (clamp ? RS_TEXTURE_CLAMP : 0u);
-        int32_t texture = map[0] ? file_texture(scene, path, where, name, map, flags, err) : -1;
-        int32_t alpha = mask[0] && !(map[0] && texture < 0)
-                            ? file_texture(scene, path, where, name, mask, RS_TEXTURE_LOAD_MASK, err)
-                            : -1;
-        if ((map[0] && texture < 0) || (mask[0] && alpha < 0)) {
-            free(full);
-            return -1;
-        }
-        if (alpha >= 0)
-            d.alpha_texture = (uint32_t)alpha;
-        if (texture >= 0 && !metal) { /* the map replaces Kd, as in 3ds Max and Blender */
-            d.colour = rs_vec3_splat(1.0f);
-            d.colour_texture = (uint32_t)texture;
-        }
+    RsMaterialDesc d;
+    if (material < 0 && file_material_desc(scene, path, where, fm, &d, err) == 0)
         material = rs_scene_add_material(scene, full, rs_material_from_desc(&d), err);
-    }
     free(full);
     return material;
+}
+
+/* The rest of an 'M' record, after its name: 0, or -1 if the stream is cut short or bad. */
+static int take_material(Reader* r, FileMaterial* fm)
+{
+    uint32_t count;
+    memset(fm->maps, 0, sizeof fm->maps);
+    if (take(r, fm->colours, sizeof fm->colours) || take(r, &fm->clamp, 4) || take(r, fm->pbr, sizeof fm->pbr) ||
+        take(r, &fm->bump_scale, sizeof fm->bump_scale) || take(r, &count, 4) || count > MAP_KINDS)
+        return -1;
+    for (uint32_t i = 0; i < count; ++i) {
+        uint32_t kind, length;
+        if (take(r, &kind, 4) || kind >= MAP_KINDS || take(r, &length, 4) || length >= sizeof fm->maps[kind] ||
+            take(r, fm->maps[kind], length))
+            return -1;
+        fm->maps[kind][length] = '\0';
+    }
+    return 0;
 }
 
 #define RS_MAX_FILE_MATERIALS 65536
@@ -389,6 +482,9 @@ static int read_records(Reader* r, RsScene* scene, const char* path, const char*
     int32_t* materials = NULL;
     uint32_t material_count = 0;
     int status = 0;
+    FileMaterial* fm = malloc(sizeof *fm); /* 7 KiB: off the stack */
+    if (!fm)
+        return rs_error_set(err, "%s: out of memory importing '%s'", where, path);
     for (;;) {
         char tag;
         if (take(r, &tag, 1))
@@ -406,17 +502,9 @@ static int read_records(Reader* r, RsScene* scene, const char* path, const char*
                 status = rs_error_set(err, "%s: cannot import '%s': %s", where, path, text);
                 break;
             }
-            float colours[6];
-            uint32_t texture_length, clamp, mask_length;
-            float pbr[3];
-            char texture[1024], mask[1024];
-            if (take(r, colours, sizeof colours) || take(r, &texture_length, 4) || texture_length >= sizeof texture ||
-                take(r, texture, texture_length) || take(r, &clamp, 4) || take(r, &mask_length, 4) ||
-                mask_length >= sizeof mask || take(r, mask, mask_length) || take(r, pbr, sizeof pbr) ||
-                material_count == RS_MAX_FILE_MATERIALS)
+            memcpy(fm->name, text, n + 1);
+            if (take_material(r, fm) || material_count == RS_MAX_FILE_MATERIALS)
                 break;
-            texture[texture_length] = '\0';
-            mask[mask_length] = '\0';
             int32_t* grown = realloc(materials, (material_count + 1) * sizeof *materials);
             if (!grown) {
                 status = rs_error_set(err, "%s: out of memory importing '%s'", where, path);
@@ -424,8 +512,7 @@ static int read_records(Reader* r, RsScene* scene, const char* path, const char*
             }
             materials = grown;
             materials[material_count] = material_override >= 0 ? material_override
-                                                                : file_material(scene, path, where, material_count, text, colours,
-                                                                                texture, clamp != 0, mask, pbr, err);
+                                                                : file_material(scene, path, where, material_count, fm, err);
             if (materials[material_count++] < 0) {
                 status = -1;
                 break;
@@ -469,6 +556,7 @@ static int read_records(Reader* r, RsScene* scene, const char* path, const char*
         }
     }
     free(materials);
+    free(fm);
     return status;
 }
 

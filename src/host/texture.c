@@ -217,6 +217,14 @@ RsTextureView rs_texture_set_view(const RsTextureSet* set)
     return v;
 }
 
+float rs_texture_mean_channel(const RsTextureSet* set, uint32_t index, int channel)
+{
+    RsTextureView v = rs_texture_set_view(set);
+    RsUint4 d = set->descriptors.data[index];
+    RsFloat4 c = rs_texture_bilinear(&v, d, rs_texture_levels(d) - 1, 0.5f, 0.5f);
+    return channel == 0 ? c.x : channel == 1 ? c.y : channel == 2 ? c.z : c.w;
+}
+
 RsVec3 rs_texture_mean(const RsTextureSet* set, uint32_t index)
 {
     RsTextureView v = rs_texture_set_view(set);

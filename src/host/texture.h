@@ -47,5 +47,8 @@ RsTextureView rs_texture_set_view(const RsTextureSet* set);
 
 /* The mean colour of texture `index` in linear light (its last mip level, one texel). */
 RsVec3 rs_texture_mean(const RsTextureSet* set, uint32_t index);
+/* The mean of one channel (0 red .. 3 alpha) of texture `index`, as stored (linear for 0..2 only
+ * if the texture is not sRGB). */
+float rs_texture_mean_channel(const RsTextureSet* set, uint32_t index, int channel);
 
 #endif /* RS_HOST_TEXTURE_H */

@@ -30,6 +30,8 @@
 #include "surface_texture.h"
 #include "texture_coords.h"
 
+#define RS_MAPPED_NORMAL_MIN_COS 0.05f
+
 /* dp/du and dp/dv of the primitive at the hit; 0 if it has no texture parametrisation. */
 RS_FN int rs_surface_tangents(const RsSceneView* scene, const RsPrim* prim, uint32_t index, RsVec3 p, RsVec3* dpdu,
                               RsVec3* dpdv)
@@ -111,7 +113,16 @@ RS_FN RsVec3 rs_mapped_normal(const RsKernelParams* kp, const RsMaterial* mat, c
         bent = rs_sub(ns, rs_add(rs_scale(t, s * dh_dx), rs_scale(b, s * dh_dy)));
     }
     float length = rs_length(bent);
-    return length > 0.0f && length == length ? rs_scale(bent, 1.0f / length) : ns;
+    if (!(length > 0.0f))
+        return ns;
+    bent = rs_scale(bent, 1.0f / length);
+    /* A bent normal that faces away from the viewer would make the no-leak rule (rs_sides_agree)
+     * black out the whole lobe: tip it towards wo until wo is just above it, as Cycles does
+     * (ensure_valid_specular_reflection), keeping it in the plane of the map's normal and wo. */
+    float side = rs_dot(ns, wo) >= 0.0f ? 1.0f : -1.0f, q = side * rs_dot(bent, wo);
+    if (q < RS_MAPPED_NORMAL_MIN_COS)
+        bent = rs_normalize(rs_add(bent, rs_scale(wo, side * (RS_MAPPED_NORMAL_MIN_COS - q))));
+    return bent;
 }
 
 #endif /* RS_KERNEL_NORMAL_MAP_H */

@@ -8,10 +8,14 @@
  * normals stays flat (a zero entry). A scene without any vertex normals has no shading array.
  * With an argument (scenes/gltf.json, whose glTF pyramid tools/make_gltf.py writes): every
  * triangle of the glTF mesh arrives with normals and texture coordinates; the sides' material
- * (metallic 0, roughness 0.4, textured) becomes a textured plastic of roughness 0.4, the base's
- * (metallic 1, roughness 0.3, gold) a conductor of roughness 0.3 reflecting the gold head-on.
+ * (metallic 0, roughness 0.4, textured, a normal map) becomes a textured plastic of roughness
+ * 0.4 with that normal map, the base's (metallic 1 from its metallic-roughness map, gold) a
+ * conductor reflecting the gold head-on whose roughness is that map's green channel. Then an
+ * OBJ whose MTL names map_Kd, map_Ke, norm and (in a second material) map_bump -bm 2.5 with the
+ * images of the scene's textures directory: the maps arrive as colour, emission (replacing Ke),
+ * normal and bump maps with their scale.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,18 +88,63 @@ static void test_gltf(const char* scene_path)
         if (rs_material_type(m) == RS_MAT_PLASTIC) {
             ++sides;
             CHECK(rs_material_colour_texture(m) == 0, "a side's material has no texture");
+            CHECK(rs_material_normal_map(m) != RS_NO_TEXTURE, "a side's material has no normal map");
             CHECK_NEAR(rs_material_alpha_x(m), 0.4 * 0.4, 1e-6);
         } else if (rs_material_type(m) == RS_MAT_CONDUCTOR) {
             ++bases;
-            CHECK_NEAR(rs_material_alpha_x(m), 0.3 * 0.3, 1e-6);
+            CHECK(rs_material_roughness_texture(m) != RS_NO_TEXTURE && rs_material_roughness_channel(m) == 1,
+                  "the base's roughness is not the green channel of its metallic-roughness map");
             RsVec3 f = rs_fresnel_conductor(1.0f, rs_material_eta(m), rs_material_k(m));
             CHECK(fabsf(f.x - 1.0f) < 1e-3f && fabsf(f.y - 0.766f) < 1e-3f && fabsf(f.z - 0.336f) < 1e-3f,
                   "the gold base reflects (%g, %g, %g) head-on", f.x, f.y, f.z);
         }
     }
     CHECK(sides == 4 && bases == 2, "%d plastic sides and %d conductor base triangles", sides, bases);
-    CHECK(s.textures.descriptors.count == 1 && s.textures.descriptors.data[0].y == 64, "%zu textures",
+    CHECK(s.textures.descriptors.count == 3 && s.textures.descriptors.data[0].y == 64, "%zu textures",
           s.textures.descriptors.count);
+    rs_scene_free(&s);
+}
+
+/* An OBJ whose MTL uses every map raystream reads, the images from `textures` (absolute). */
+static void test_mtl_maps(const char* dir, const char* textures)
+{
+    char mtl[4096], scene[1024], path[600];
+    snprintf(mtl, sizeof mtl,
+             "newmtl painted\nKd 0.5 0.5 0.5\nKe 0 0 0\nmap_Kd %s/checker.png\nmap_Ke %s/marble.png\n"
+             "norm %s/bumps_normal.png\n\nnewmtl bumpy\nKd 0.7 0.7 0.7\nmap_bump -bm 2.5 %s/bumps_height.png\n",
+             textures, textures, textures, textures);
+    write_text(dir, "maps.mtl", mtl);
+    write_text(dir, "maps.obj",
+               "mtllib maps.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nvt 0 0\nvt 1 0\nvt 0 1\nvt 1 1\n"
+               "usemtl painted\nf 1/1 2/2 3/3\nusemtl bumpy\nf 2/2 4/4 3/3\n");
+    snprintf(scene, sizeof scene,
+             "{\"version\": 1, \"camera\": {\"eye\": [0, 0, 4], \"look_at\": [0, 0, 0]}, \"materials\": [], "
+             "\"shapes\": [{\"type\": \"mesh\", \"file\": \"maps.obj\"}]}");
+    write_text(dir, "maps.json", scene);
+    snprintf(path, sizeof path, "%s/maps.json", dir);
+    RsScene s;
+    RsError err = {{0}};
+    if (rs_scene_load_json(path, NULL, &s, &err)) {
+        CHECK(0, "%s", err.message);
+        return;
+    }
+    CHECK(s.prims.count == 2, "%zu primitives", s.prims.count);
+    for (size_t i = 0; i < s.prims.count && s.prims.count == 2; ++i) {
+        const RsMaterial* m = &s.materials.data[rs_prim_material(&s.prims.data[i])];
+        if (i == 0) {
+            CHECK(rs_material_colour_texture(m) != RS_NO_TEXTURE, "map_Kd is not the colour texture");
+            CHECK(rs_material_emission_texture(m) != RS_NO_TEXTURE, "map_Ke is not the emission texture");
+            CHECK(rs_material_emission(m).x == 1.0f, "map_Ke does not replace Ke (emission %g)",
+                  rs_material_emission(m).x);
+            CHECK(rs_material_normal_map(m) != RS_NO_TEXTURE && rs_material_bump_map(m) == RS_NO_TEXTURE,
+                  "norm is not the normal map");
+        } else {
+            CHECK(rs_material_bump_map(m) != RS_NO_TEXTURE && rs_material_normal_map(m) == RS_NO_TEXTURE,
+                  "map_bump is not the bump map");
+            CHECK_NEAR(rs_material_bump_scale(m), 2.5, 1e-6);
+            CHECK(rs_material_emission_texture(m) == RS_NO_TEXTURE, "a material without map_Ke emits a texture");
+        }
+    }
     rs_scene_free(&s);
 }
 
@@ -137,8 +186,20 @@ int main(int argc, char** argv)
         CHECK(s.shading.count == 0, "a scene without vertex normals has %zu shading entries", s.shading.count);
         rs_scene_free(&s);
     }
-    const char* names[] = {"smooth.obj", "flat.obj", "smooth.ply", "scene.json"};
-    for (int i = 0; i < 4; ++i) {
+    if (argc > 1) { /* the scene's textures directory, next to scenes/gltf.json */
+        char scenes[4096], textures[4200];
+        if (realpath(argv[1], scenes)) {
+            char* slash = strrchr(scenes, '/');
+            if (slash)
+                *slash = '\0';
+            snprintf(textures, sizeof textures, "%s/textures", scenes);
+            test_mtl_maps(dir, textures);
+        } else {
+            CHECK(0, "cannot resolve %s", argv[1]);
+        }
+    }
+    const char* names[] = {"smooth.obj", "flat.obj", "smooth.ply", "scene.json", "maps.obj", "maps.mtl", "maps.json"};
+    for (int i = 0; i < 7; ++i) {
         char path[512];
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         unlink(path);
