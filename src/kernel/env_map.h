@@ -128,7 +128,7 @@ RS_FN float rs_env_map_pdf(const RsEnvMapView* m, RsVec3 d)
     rs_env_map_uv(d, &u, &v);
     uint32_t x = (uint32_t)rs_minf(u * (float)m->width, (float)(m->width - 1));
     uint32_t y = (uint32_t)rs_minf(v * (float)m->height, (float)(m->height - 1));
-    float sin_theta = sqrtf(rs_maxf(0.0f, 1.0f - d.y * d.y));
+    float sin_theta = sqrtf(d.x * d.x + d.z * d.z); /* accurate near the poles, unlike 1 - y^2 */
     if (!(sin_theta > 0.0f))
         return 0.0f;
     float p = rs_cdf_cell(m->marginal_cdf, y) * rs_cdf_cell(m->row_cdf + (size_t)y * m->width, x);
