@@ -5,7 +5,7 @@
 # Writes a summary to stdout and the logs to $OUT/check.tar.gz (or ./gpu-out).
 #
 #   tools/gpu_check.sh [ARCH]        e.g. 90 for H100/H200
-# On a host without cJSON/assimp/stb, bring .gpu-deps (../shared/tools/gpu-host-deps).
+# On a host without cJSON/assimp/stb, bring .gpu-deps (tools/gpu_host_deps.sh).
 set -u
 arch=${1:-90}
 out=${OUT:-gpu-out}
