@@ -25,7 +25,7 @@ __global__ void rs_env_cdf_rows(float* row_cdf, uint32_t width, float* marginal_
     float* row = row_cdf + (size_t)blockIdx.x * width;
     float total = rs_block_scan_array<float>(row, width, true);
     for (uint32_t x = threadIdx.x; x < width; x += blockDim.x)
-        row[x] = rs_env_cdf_normalize_row(row[x], total, x, width);
+        row[x] = rs_env_cdf_normalize(row[x], total, x, width);
     if (threadIdx.x == 0)
         marginal_cdf[blockIdx.x] = total;
 }
@@ -34,7 +34,7 @@ __global__ void rs_env_cdf_marginal(float* marginal_cdf, uint32_t height)
 {
     float total = rs_block_scan_array<float>(marginal_cdf, height, true);
     for (uint32_t y = threadIdx.x; y < height; y += blockDim.x)
-        marginal_cdf[y] = rs_env_cdf_normalize_marginal(marginal_cdf[y], total, y, height);
+        marginal_cdf[y] = rs_env_cdf_normalize(marginal_cdf[y], total, y, height);
 }
 
 cudaError_t rs_cuda_env_cdf_build(const RsEnvMapView* map, float* row_cdf, float* marginal_cdf, cudaStream_t stream)

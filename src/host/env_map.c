@@ -10,6 +10,7 @@
 
 #include "array.h"
 #include "safe_file.h"
+#include "texture.h"
 
 #define RS_ENV_MAP_MAX_FILE_BYTES (2ull << 30)
 
@@ -39,11 +40,6 @@ int rs_env_map_from_rgb(RsEnvMap* m, const float* rgb, uint32_t width, uint32_t 
     for (size_t i = 0; i < (size_t)width * height; ++i)
         m->texels[i] = rs_float4(rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2], 0.0f);
     return 0;
-}
-
-static float srgb_decode(float c)
-{
-    return c <= 0.04045f ? c / 12.92f : powf((c + 0.055f) / 1.055f, 2.4f);
 }
 
 /* The first texel that is negative or not finite, or -1. */
@@ -88,7 +84,7 @@ int rs_env_map_load(RsEnvMap* m, const char* path, const char* where, RsError* e
         } else if (allocate(m, (uint32_t)w, (uint32_t)h, err) == 0) {
             float table[256];
             for (int i = 0; i < 256; ++i)
-                table[i] = srgb_decode((float)i / 255.0f);
+                table[i] = rs_srgb_decode((float)i / 255.0f);
             for (size_t i = 0; i < (size_t)w * (size_t)h; ++i)
                 m->texels[i] = rs_float4(table[pixels[3 * i]], table[pixels[3 * i + 1]], table[pixels[3 * i + 2]], 0.0f);
             status = 0;
@@ -137,7 +133,7 @@ int rs_env_map_build_cdf(RsEnvMap* m, RsError* err)
         for (uint32_t x = 0; x < w; ++x)
             row[x] = sum += rs_env_cdf_weight(&view, x, y);
         for (uint32_t x = 0; x < w; ++x)
-            row[x] = rs_env_cdf_normalize_row(row[x], sum, x, w);
+            row[x] = rs_env_cdf_normalize(row[x], sum, x, w);
         m->marginal_cdf[y] = sum;
         total += sum;
     }
@@ -145,7 +141,7 @@ int rs_env_map_build_cdf(RsEnvMap* m, RsError* err)
     for (uint32_t y = 0; y < h; ++y)
         m->marginal_cdf[y] = sum += m->marginal_cdf[y];
     for (uint32_t y = 0; y < h; ++y)
-        m->marginal_cdf[y] = rs_env_cdf_normalize_marginal(m->marginal_cdf[y], sum, y, h);
+        m->marginal_cdf[y] = rs_env_cdf_normalize(m->marginal_cdf[y], sum, y, h);
     m->total_weight = total;
     return 0;
 }

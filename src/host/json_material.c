@@ -21,6 +21,21 @@
 static int32_t load_texture(const RsJsonReader* r, const char* where, const char* name, const char* file,
                             uint32_t flags);
 
+/* A texture object {"texture": "file", ...} at `where`, allowed `keys` (any besides "texture"
+ * are the caller's to read): its image loaded with `flags`, its index in *out. */
+static int read_texture_object(const RsJsonReader* r, const cJSON* value, const char* where, const char* name,
+                               const char* const* keys, uint32_t flags, uint32_t* out)
+{
+    const char* file = NULL;
+    if (rs_json_check_keys(r, value, where, keys) || rs_json_get_string(r, value, where, "texture", 1, &file))
+        return -1;
+    int32_t texture = load_texture(r, where, name, file, flags);
+    if (texture < 0)
+        return -1;
+    *out = (uint32_t)texture;
+    return 0;
+}
+
 /* "roughness": {"texture": "r.png"}: perceptual roughness per point, the image's first channel
  * read linearly (isotropic). */
 static int read_roughness_texture(const RsJsonReader* r, const cJSON* value, const char* path, const char* name,
@@ -29,14 +44,7 @@ static int read_roughness_texture(const RsJsonReader* r, const cJSON* value, con
     char where[RS_PATH_MAX];
     rs_json_join_key(where, path, "roughness");
     static const char* const keys[] = {"texture", NULL};
-    const char* file = NULL;
-    if (rs_json_check_keys(r, value, where, keys) || rs_json_get_string(r, value, where, "texture", 1, &file))
-        return -1;
-    int32_t texture = load_texture(r, where, name, file, 0);
-    if (texture < 0)
-        return -1;
-    d->roughness_texture = (uint32_t)texture;
-    return 0;
+    return read_texture_object(r, value, where, name, keys, 0, &d->roughness_texture);
 }
 
 static int read_roughness(const RsJsonReader* r, const cJSON* node, const char* path, const char* name,
@@ -162,14 +170,7 @@ static int read_alpha(const RsJsonReader* r, const cJSON* node, const char* path
     if (!cJSON_IsObject(value))
         return rs_json_fail(r, where, "must be an object {\"texture\": \"file\"}");
     static const char* const keys[] = {"texture", NULL};
-    const char* file = NULL;
-    if (rs_json_check_keys(r, value, where, keys) || rs_json_get_string(r, value, where, "texture", 1, &file))
-        return -1;
-    int32_t texture = load_texture(r, where, name, file, RS_TEXTURE_LOAD_MASK);
-    if (texture < 0)
-        return -1;
-    d->alpha_texture = (uint32_t)texture;
-    return 0;
+    return read_texture_object(r, value, where, name, keys, RS_TEXTURE_LOAD_MASK, &d->alpha_texture);
 }
 
 /* "normal_map": {"texture": "n.png"} (tangent-space normals, linear) and "bump_map":
@@ -192,24 +193,17 @@ static int read_surface_maps(const RsJsonReader* r, const cJSON* node, const cha
         return rs_json_fail(r, where, "must be an object {\"texture\": \"file\"%s}", normal ? "" : ", \"scale\": s");
     static const char* const normal_keys[] = {"texture", NULL};
     static const char* const bump_keys[] = {"texture", "scale", NULL};
-    const char* file = NULL;
+    if (normal)
+        return read_texture_object(r, value, where, name, normal_keys, 0, &d->normal_map);
     double scale = 1.0;
-    if (rs_json_check_keys(r, value, where, normal ? normal_keys : bump_keys) ||
-        rs_json_get_string(r, value, where, "texture", 1, &file) ||
-        (bump && rs_json_get_number(r, value, where, "scale", 0, &scale)))
+    if (read_texture_object(r, value, where, name, bump_keys, 0, &d->bump_map) ||
+        rs_json_get_number(r, value, where, "scale", 0, &scale))
         return -1;
     if (!(scale >= 0.0)) {
         char scale_where[RS_PATH_MAX];
         rs_json_join_key(scale_where, where, "scale");
         return rs_json_fail(r, scale_where, "must be >= 0 (got %g)", scale);
     }
-    int32_t texture = load_texture(r, where, name, file, 0);
-    if (texture < 0)
-        return -1;
-    if (normal)
-        d->normal_map = (uint32_t)texture;
-    else
-        d->bump_map = (uint32_t)texture;
     d->bump_scale = (float)scale;
     return 0;
 }

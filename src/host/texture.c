@@ -11,7 +11,7 @@
 
 #include "safe_file.h"
 
-static float srgb_decode(float c)
+float rs_srgb_decode(float c)
 {
     return c <= 0.04045f ? c / 12.92f : powf((c + 0.055f) / 1.055f, 2.4f);
 }
@@ -27,7 +27,7 @@ void rs_texture_set_init(RsTextureSet* set)
 {
     memset(set, 0, sizeof *set);
     for (int i = 0; i < 256; ++i)
-        set->srgb_to_linear[i] = srgb_decode((float)i / 255.0f);
+        set->srgb_to_linear[i] = rs_srgb_decode((float)i / 255.0f);
 }
 
 void rs_texture_set_free(RsTextureSet* set)
@@ -217,18 +217,22 @@ RsTextureView rs_texture_set_view(const RsTextureSet* set)
     return v;
 }
 
-float rs_texture_mean_channel(const RsTextureSet* set, uint32_t index, int channel)
+/* The texture's last mip level: one texel, the mean of the whole image. */
+static RsFloat4 texture_mean4(const RsTextureSet* set, uint32_t index)
 {
     RsTextureView v = rs_texture_set_view(set);
     RsUint4 d = set->descriptors.data[index];
-    RsFloat4 c = rs_texture_bilinear(&v, d, rs_texture_levels(d) - 1, 0.5f, 0.5f);
+    return rs_texture_bilinear(&v, d, rs_texture_levels(d) - 1, 0.5f, 0.5f);
+}
+
+float rs_texture_mean_channel(const RsTextureSet* set, uint32_t index, int channel)
+{
+    RsFloat4 c = texture_mean4(set, index);
     return channel == 0 ? c.x : channel == 1 ? c.y : channel == 2 ? c.z : c.w;
 }
 
 RsVec3 rs_texture_mean(const RsTextureSet* set, uint32_t index)
 {
-    RsTextureView v = rs_texture_set_view(set);
-    RsUint4 d = set->descriptors.data[index];
-    RsFloat4 c = rs_texture_bilinear(&v, d, rs_texture_levels(d) - 1, 0.5f, 0.5f);
+    RsFloat4 c = texture_mean4(set, index);
     return rs_vec3(c.x, c.y, c.z);
 }

@@ -32,6 +32,9 @@ typedef struct RsTextureSet {
     float srgb_to_linear[256];
 } RsTextureSet;
 
+/* An sRGB-encoded value in [0, 1] as linear light (IEC 61966-2-1). */
+float rs_srgb_decode(float c);
+
 void rs_texture_set_init(RsTextureSet* set);
 void rs_texture_set_free(RsTextureSet* set);
 

@@ -6,7 +6,7 @@
  *   1. every cell's weight, rs_env_cdf_weight;
  *   2. an inclusive prefix sum along each row, then of the rows' totals (the CPU in a loop,
  *      src/host/env_map.c; the GPU with the project's block scan, cuda/env_map_cdf.cu);
- *   3. normalisation, rs_env_cdf_normalize_row / rs_env_cdf_normalize_marginal.
+ *   3. normalisation of the rows and of the marginal, rs_env_cdf_normalize.
  *
  * Mapping (Mitsuba 3's envmap, y up): a direction d has u = atan2(d.x, -d.z) / 2 pi (wrapped
  * into [0, 1)) and v = acos(d.y) / pi, so v = 0 is straight up. Texel (x, y) of a W x H image
@@ -89,19 +89,14 @@ RS_FN float rs_env_cdf_weight(const RsEnvMapView* m, uint32_t x, uint32_t y)
     return sum * sin_theta;
 }
 
-/* Step 3, for entry x of a row whose prefix sums end at `total`: a row with no weight (never
- * picked by the marginal) becomes uniform, and the last entry is exactly 1 so that every
- * u < 1 finds a cell. */
-RS_FN float rs_env_cdf_normalize_row(float prefix, float total, uint32_t x, uint32_t width)
+/* Step 3, for entry i of n prefix sums ending at `total` (a row, or the marginal): a row with
+ * no weight (never picked by the marginal) becomes uniform, and the last entry is exactly 1 so
+ * that every u < 1 finds a cell. */
+RS_FN float rs_env_cdf_normalize(float prefix, float total, uint32_t i, uint32_t n)
 {
-    if (x + 1 == width)
+    if (i + 1 == n)
         return 1.0f;
-    return total > 0.0f ? rs_minf(prefix / total, 1.0f) : (float)(x + 1) / (float)width;
-}
-
-RS_FN float rs_env_cdf_normalize_marginal(float prefix, float total, uint32_t y, uint32_t height)
-{
-    return rs_env_cdf_normalize_row(prefix, total, y, height);
+    return total > 0.0f ? rs_minf(prefix / total, 1.0f) : (float)(i + 1) / (float)n;
 }
 
 /* The first entry of an inclusive CDF of n entries that exceeds u in [0, 1): a cell with

@@ -28,7 +28,6 @@
 #include "kernel_params.h"
 #include "surface.h"
 #include "surface_texture.h"
-#include "texture_coords.h"
 
 #define RS_MAPPED_NORMAL_MIN_COS 0.05f
 
@@ -77,7 +76,7 @@ RS_FN int rs_tangent_frame(RsVec3 n, RsVec3 dpdu, RsVec3 dpdv, RsVec3* t, RsVec3
 
 /* ns bent by mat's normal map or, failing that, its bump map at the hit; ns without either. */
 RS_FN RsVec3 rs_mapped_normal(const RsKernelParams* kp, const RsMaterial* mat, const RsPrim* prim, uint32_t index,
-                              RsFloat4 hit, const RsSurfacePoint* sp, RsVec3 ns, RsVec3 wo)
+                              const RsSurfacePoint* sp, RsVec3 ns, RsVec3 wo, const RsTextureContext* tc)
 {
     uint32_t normal_map = rs_material_normal_map(mat), bump_map = rs_material_bump_map(mat);
     if (normal_map == RS_NO_TEXTURE && bump_map == RS_NO_TEXTURE)
@@ -86,18 +85,16 @@ RS_FN RsVec3 rs_mapped_normal(const RsKernelParams* kp, const RsMaterial* mat, c
     RsVec3 dpdu, dpdv, t, b;
     if (!rs_surface_tangents(scene, prim, index, sp->p, &dpdu, &dpdv) || !rs_tangent_frame(ns, dpdu, dpdv, &t, &b))
         return ns;
-    RsTexturePoint tp = rs_texture_point(scene, prim, index, hit.y, hit.z, sp->p);
-    float width = rs_pixel_footprint(kp, sp->p), cos_view = rs_dot(sp->n, wo);
+    const RsTexturePoint tp = tc->t;
     RsVec3 bent;
     if (normal_map != RS_NO_TEXTURE) {
-        RsUint4 d = scene->textures.descriptors[normal_map];
-        float lod = rs_texture_lod(d, tp.uv_area, tp.world_area, width, cos_view);
+        float lod = rs_texture_context_lod(kp, tc, normal_map);
         RsFloat4 c = rs_texture_lookup(&scene->textures, normal_map, tp.u, tp.v, lod);
         bent = rs_add(rs_add(rs_scale(t, 2.0f * c.x - 1.0f), rs_scale(b, 2.0f * c.y - 1.0f)),
                       rs_scale(ns, 2.0f * c.z - 1.0f));
     } else {
         RsUint4 d = scene->textures.descriptors[bump_map];
-        float lod = rs_texture_lod(d, tp.uv_area, tp.world_area, width, cos_view);
+        float lod = rs_texture_context_lod(kp, tc, bump_map);
         /* one texel of the level looked up, in texture coordinates */
         float level = floorf(rs_clampf(lod, 0.0f, (float)(rs_texture_levels(d) - 1)));
         float step = ldexpf(1.0f, (int)level); /* full-resolution texels per texel of that level */

@@ -114,8 +114,11 @@ RS_FN uint32_t rs_stage_shade(const RsKernelParams* kp, uint32_t row, RsShadowRo
     RsVec3 ns = rs_shading_normal(scene->shading, prim_index, hit4.y, hit4.z, sp.n);
     RsVec3 wo = rs_neg(dir);
     RsMaterial textured;
-    ns = rs_mapped_normal(kp, mat, prim, prim_index, hit4, &sp, ns, wo);
-    mat = rs_textured_material(kp, mat, prim, prim_index, hit4, &sp, wo, &textured);
+    if (rs_material_has_textures(mat)) {
+        RsTextureContext tc = rs_texture_context(kp, prim, prim_index, hit4, &sp, wo);
+        ns = rs_mapped_normal(kp, mat, prim, prim_index, &sp, ns, wo, &tc);
+        mat = rs_textured_material(kp, mat, &tc, &textured);
+    }
 
     RsVec3 emitted = rs_emitted(mat, sp.n, wo);
     if (!rs_is_black(emitted)) {
