@@ -1,9 +1,12 @@
 /* backend_cuda.cu - the CUDA backend: scene and wave buffers in device memory, one kernel
  * launch per stage, the dead-ray strategy between bounces (DESIGN.md section 4).
  *
- * Device-side host glue (nvcc). All work goes into one stream; inside the bounce loop the only
- * synchronisation is drop_dead's read-back of two counters (live rays, shadow rays: 8 bytes),
- * which the scheduler needs to size the next launches and to stop when no ray is left.
+ * Device-side host glue (nvcc). An instance drives one device (config.device): every entry
+ * point makes it the calling thread's current device, and all work goes into the instance's
+ * stream, so instances on different devices run side by side from different threads. Inside
+ * the bounce loop the only synchronisation is read_counts' wait for the two counters (live
+ * rays, shadow rays: 8 bytes) that drop_dead copies back, which the scheduler needs to size
+ * the next launches and to stop when no ray is left.
  * Every CUDA call and launch is checked; a failure names the call, file:line, stage, depth and
  * sample (cuda_check.cuh). Memory is plain cudaMalloc, never managed memory; the wave size is
  * planned from cudaMemGetInfo (or --max-memory) so that a frame that does not fit is traced in
@@ -63,6 +66,10 @@ typedef struct RsCudaBackend {
     RsCompactScratch scratch;
     RsSortScratch sort;
     RsDisplayScratch display;
+    RsFloat4* span_staging; /* packed span film for read/write_film_span */
+    uint32_t span_staging_capacity;
+    cudaEvent_t counts_ready; /* recorded after drop_dead's counter copy */
+    RsGridCache grids;        /* persistent grid sizes on this device */
     uint32_t paths;          /* rows of the current wave */
     uint32_t live;           /* rays alive entering the current bounce */
 
@@ -89,10 +96,14 @@ int rs_cuda_fail(const RsCudaContext* ctx, cudaError_t e, const char* call, cons
                         cudaGetErrorString(e), cudaGetErrorName(e));
 }
 
-static void enter(RsCudaBackend* b, const char* stage, RsError* err)
+/* Every entry point: names the stage for error messages and makes this instance's device the
+ * calling thread's current one. */
+static int enter(RsCudaBackend* b, const char* stage, RsError* err)
 {
     b->ctx.stage = stage;
     b->ctx.err = err;
+    RS_CUDA(&b->ctx, cudaSetDevice(b->device));
+    return 0;
 }
 
 /* Resolves the recorded event pairs into per-stage seconds (waits for them). */
@@ -141,6 +152,19 @@ static RsLiveSet live_set(const RsCudaBackend* b)
     s.counters = b->counters;
     s.n = b->mode == RS_LIVE_INDEX ? b->live : b->paths;
     return s;
+}
+
+unsigned rs_persistent_grid_cached(RsGridCache* cache, const void* kernel, unsigned block)
+{
+    for (int i = 0; i < cache->count; ++i)
+        if (cache->kernel[i] == kernel)
+            return cache->grid[i];
+    unsigned grid = rs_persistent_grid(kernel, block);
+    if (cache->count < RS_GRID_CACHE_SIZE) {
+        cache->kernel[cache->count] = kernel;
+        cache->grid[cache->count++] = grid;
+    }
+    return grid;
 }
 
 unsigned rs_persistent_grid(const void* kernel, unsigned block)
@@ -203,9 +227,13 @@ static int alloc_wave(RsCudaBackend* b, uint32_t n)
 static void cuda_destroy(RsBackend* base)
 {
     RsCudaBackend* b = cuda_backend(base);
+    cudaSetDevice(b->device); /* frees below are on this instance's device; a failure leaves nothing to free */
     free_wave(b);
     cudaFree(b->film);
     rs_display_scratch_free(&b->display);
+    cudaFree(b->span_staging);
+    if (b->counts_ready)
+        cudaEventDestroy(b->counts_ready);
     cudaFree(b->counters);
     cudaFreeHost(b->host_counters);
     for (int i = 0; i < RS_TIMING_MARKS; ++i) {
@@ -269,7 +297,8 @@ static int upload_env_map_cdf(RsCudaBackend* b, const RsSceneView* scene)
 static int cuda_set_scene(RsBackend* base, const RsSceneView* scene, RsError* err)
 {
     RsCudaBackend* b = cuda_backend(base);
-    enter(b, "scene upload", err);
+    if (enter(b, "scene upload", err))
+        return -1;
     if (rs_backend_config_check(&base->config, scene->accel.kind, err))
         return -1;
     rs_cuda_accel_free(&b->accel);
@@ -336,7 +365,8 @@ static int cuda_set_scene(RsBackend* base, const RsSceneView* scene, RsError* er
 static int cuda_set_frame(RsBackend* base, const RsFrameDesc* f, uint32_t wave_capacity, RsError* err)
 {
     RsCudaBackend* b = cuda_backend(base);
-    enter(b, "allocation", err);
+    if (enter(b, "allocation", err))
+        return -1;
     uint32_t pixels = f->width * f->height;
     if (wave_capacity != b->capacity) {
         free_wave(b);
@@ -373,15 +403,20 @@ static int cuda_set_frame(RsBackend* base, const RsFrameDesc* f, uint32_t wave_c
     return 0;
 }
 
-static int cuda_generate(RsBackend* base, uint64_t first_path, uint32_t paths, RsError* err)
+static int cuda_generate(RsBackend* base, const RsWaveRange* wave, RsError* err)
 {
     RsCudaBackend* b = cuda_backend(base);
-    enter(b, "generate", err);
+    if (enter(b, "generate", err))
+        return -1;
+    uint32_t paths = wave->paths;
     b->ctx.depth = 0;
-    b->ctx.first_path = first_path;
+    b->ctx.first_path = wave->first_path;
+    b->ctx.pixels = wave->span_pixels;
     if (paths > b->capacity)
         return rs_error_set(err, "internal error: wave of %u paths exceeds capacity %u", paths, b->capacity);
-    b->kp.wave_first_path = first_path;
+    b->kp.span_first_index = wave->span_first_index;
+    b->kp.span_pixels = wave->span_pixels;
+    b->kp.wave_first_path = wave->first_path;
     b->kp.wave_paths = paths;
     b->paths = b->live = paths;
     if (mark_begin(b, RS_STAGE_GENERATE))
@@ -393,7 +428,8 @@ static int cuda_generate(RsBackend* base, uint64_t first_path, uint32_t paths, R
 static int cuda_sort(RsBackend* base, RsError* err)
 {
     RsCudaBackend* b = cuda_backend(base);
-    enter(b, "sort", err);
+    if (enter(b, "sort", err))
+        return -1;
     if (b->mode != RS_LIVE_INDEX)
         return 0;
     if (!b->sort.temp)
@@ -407,33 +443,36 @@ static int cuda_sort(RsBackend* base, RsError* err)
 static int cuda_extend(RsBackend* base, RsError* err)
 {
     RsCudaBackend* b = cuda_backend(base);
-    enter(b, "extend", err);
+    if (enter(b, "extend", err))
+        return -1;
     b->ctx.depth++;
     if (mark_begin(b, RS_STAGE_EXTEND))
         return -1;
     if (rs_trace_kernel_resolve(base->config.trace_kernel, b->kp.scene.accel.kind, b->ctx.depth) ==
         RS_TRACE_PERSISTENT)
-        RS_CUDA(&b->ctx, rs_launch_extend_fetch(b->kp, live_set(b), b->mode, b->stream));
+        RS_CUDA(&b->ctx, rs_launch_extend_fetch(b->kp, live_set(b), b->mode, &b->grids, b->stream));
     else
-        RS_CUDA(&b->ctx, rs_launch_extend(b->kp, live_set(b), b->mode, b->stream));
+        RS_CUDA(&b->ctx, rs_launch_extend(b->kp, live_set(b), b->mode, &b->grids, b->stream));
     return mark_end(b);
 }
 
 static int cuda_shade(RsBackend* base, RsError* err)
 {
     RsCudaBackend* b = cuda_backend(base);
-    enter(b, "shade", err);
+    if (enter(b, "shade", err))
+        return -1;
     if (mark_begin(b, RS_STAGE_SHADE))
         return -1;
     RS_CUDA(&b->ctx, cudaMemsetAsync(&b->counters[RS_CTR_SHADOW], 0, sizeof(uint32_t), b->stream));
-    RS_CUDA(&b->ctx, rs_launch_shade(b->kp, live_set(b), b->mode, b->stream));
+    RS_CUDA(&b->ctx, rs_launch_shade(b->kp, live_set(b), b->mode, &b->grids, b->stream));
     return mark_end(b);
 }
 
 static int cuda_connect(RsBackend* base, RsError* err)
 {
     RsCudaBackend* b = cuda_backend(base);
-    enter(b, "connect", err);
+    if (enter(b, "connect", err))
+        return -1;
     /* at most one shadow ray per ray that entered shade */
     if (mark_begin(b, RS_STAGE_CONNECT))
         return -1;
@@ -441,10 +480,11 @@ static int cuda_connect(RsBackend* base, RsError* err)
     return mark_end(b);
 }
 
-static int cuda_drop_dead(RsBackend* base, RsBounceCounts* counts, RsError* err)
+static int cuda_drop_dead(RsBackend* base, RsError* err)
 {
     RsCudaBackend* b = cuda_backend(base);
-    enter(b, "drop_dead", err);
+    if (enter(b, "drop_dead", err))
+        return -1;
     RsCudaContext* c = &b->ctx;
     uint32_t* live_counter = &b->counters[RS_CTR_LIVE];
     if (mark_begin(b, RS_STAGE_DROP_DEAD))
@@ -468,8 +508,18 @@ static int cuda_drop_dead(RsBackend* base, RsBounceCounts* counts, RsError* err)
         return -1;
     RS_CUDA(c, cudaMemcpyAsync(b->host_counters, b->counters, 2 * sizeof(uint32_t), cudaMemcpyDeviceToHost,
                                b->stream));
-    RS_CUDA(c, cudaStreamSynchronize(b->stream));
+    RS_CUDA(c, cudaEventRecord(b->counts_ready, b->stream));
     base->readback_bytes += 2 * sizeof(uint32_t);
+    return 0;
+}
+
+static int cuda_read_counts(RsBackend* base, RsBounceCounts* counts, RsError* err)
+{
+    RsCudaBackend* b = cuda_backend(base);
+    if (enter(b, "drop_dead", err))
+        return -1;
+    RsCudaContext* c = &b->ctx;
+    RS_CUDA(c, cudaEventSynchronize(b->counts_ready));
     counts->live = b->host_counters[RS_CTR_LIVE];
     counts->shadow_rays = b->host_counters[RS_CTR_SHADOW];
     if (b->mode == RS_LIVE_INDEX) {
@@ -495,7 +545,8 @@ static int cuda_drop_dead(RsBackend* base, RsBounceCounts* counts, RsError* err)
 static int cuda_accumulate(RsBackend* base, RsError* err)
 {
     RsCudaBackend* b = cuda_backend(base);
-    enter(b, "accumulate", err);
+    if (enter(b, "accumulate", err))
+        return -1;
     b->ctx.depth = 0;
     if (mark_begin(b, RS_STAGE_ACCUMULATE))
         return -1;
@@ -506,7 +557,8 @@ static int cuda_accumulate(RsBackend* base, RsError* err)
 static int cuda_read_film(RsBackend* base, RsFloat4* film, RsError* err)
 {
     RsCudaBackend* b = cuda_backend(base);
-    enter(b, "film read-back", err);
+    if (enter(b, "film read-back", err))
+        return -1;
     RS_CUDA(&b->ctx, cudaMemcpyAsync(film, b->film, (size_t)b->film_pixels * sizeof(RsFloat4), cudaMemcpyDeviceToHost,
                                      b->stream));
     RS_CUDA(&b->ctx, cudaStreamSynchronize(b->stream));
@@ -517,9 +569,51 @@ static int cuda_read_film(RsBackend* base, RsFloat4* film, RsError* err)
 static int cuda_write_film(RsBackend* base, const RsFloat4* film, RsError* err)
 {
     RsCudaBackend* b = cuda_backend(base);
-    enter(b, "film upload", err);
+    if (enter(b, "film upload", err))
+        return -1;
     RS_CUDA(&b->ctx, cudaMemcpyAsync(b->film, film, (size_t)b->film_pixels * sizeof(RsFloat4), cudaMemcpyHostToDevice,
                                      b->stream));
+    RS_CUDA(&b->ctx, cudaStreamSynchronize(b->stream));
+    return 0;
+}
+
+/* Room for a span's packed film on the device. */
+static int reserve_span_staging(RsCudaBackend* b, uint32_t pixels)
+{
+    if (pixels <= b->span_staging_capacity)
+        return 0;
+    cudaFree(b->span_staging);
+    b->span_staging = NULL;
+    b->span_staging_capacity = 0;
+    RS_CUDA(&b->ctx, cudaMalloc((void**)&b->span_staging, (size_t)pixels * sizeof(RsFloat4)));
+    b->span_staging_capacity = pixels;
+    return 0;
+}
+
+static int cuda_read_film_span(RsBackend* base, uint32_t first, uint32_t pixels, RsFloat4* values, RsError* err)
+{
+    RsCudaBackend* b = cuda_backend(base);
+    if (enter(b, "film read-back", err) || reserve_span_staging(b, pixels))
+        return -1;
+    RS_CUDA(&b->ctx, rs_launch_film_span_gather(b->film, b->kp.width, b->kp.height, first, pixels, b->span_staging,
+                                                b->stream));
+    RS_CUDA(&b->ctx, cudaMemcpyAsync(values, b->span_staging, (size_t)pixels * sizeof(RsFloat4),
+                                     cudaMemcpyDeviceToHost, b->stream));
+    RS_CUDA(&b->ctx, cudaStreamSynchronize(b->stream));
+    base->readback_bytes += (uint64_t)pixels * sizeof(RsFloat4);
+    return 0;
+}
+
+static int cuda_write_film_span(RsBackend* base, uint32_t first, uint32_t pixels, const RsFloat4* values,
+                                RsError* err)
+{
+    RsCudaBackend* b = cuda_backend(base);
+    if (enter(b, "film upload", err) || reserve_span_staging(b, pixels))
+        return -1;
+    RS_CUDA(&b->ctx, cudaMemcpyAsync(b->span_staging, values, (size_t)pixels * sizeof(RsFloat4),
+                                     cudaMemcpyHostToDevice, b->stream));
+    RS_CUDA(&b->ctx, rs_launch_film_span_scatter(b->film, b->kp.width, b->kp.height, first, pixels, b->span_staging,
+                                                 b->stream));
     RS_CUDA(&b->ctx, cudaStreamSynchronize(b->stream));
     return 0;
 }
@@ -528,7 +622,8 @@ static int cuda_display(RsBackend* base, const RsDisplaySettings* settings, uint
                         RsError* err)
 {
     RsCudaBackend* b = cuda_backend(base);
-    enter(b, "display", err);
+    if (enter(b, "display", err))
+        return -1;
     if (b->display.capacity != b->film_pixels) {
         rs_display_scratch_free(&b->display);
         RS_CUDA(&b->ctx, rs_display_scratch_alloc(&b->display, b->film_pixels));
@@ -552,7 +647,8 @@ static int cuda_display(RsBackend* base, const RsDisplaySettings* settings, uint
 static int cuda_finish(RsBackend* base, RsError* err)
 {
     RsCudaBackend* b = cuda_backend(base);
-    enter(b, "finish", err);
+    if (enter(b, "finish", err))
+        return -1;
     RS_CUDA(&b->ctx, cudaStreamSynchronize(b->stream));
     return 0;
 }
@@ -560,7 +656,8 @@ static int cuda_finish(RsBackend* base, RsError* err)
 static int cuda_take_stage_times(RsBackend* base, double seconds[RS_STAGE_COUNT], RsError* err)
 {
     RsCudaBackend* b = cuda_backend(base);
-    enter(b, "stage timing", err);
+    if (enter(b, "stage timing", err))
+        return -1;
     if (flush_marks(b))
         return -1;
     for (int s = 0; s < RS_STAGE_COUNT; ++s) {
@@ -570,10 +667,40 @@ static int cuda_take_stage_times(RsBackend* base, double seconds[RS_STAGE_COUNT]
     return 0;
 }
 
+/* What alloc_wave allocates per path for this instance's strategy. */
+static uint64_t cuda_bytes_per_path(const RsBackend* base)
+{
+    const RsCudaBackend* b = (const RsCudaBackend*)base;
+    uint64_t bytes = RS_RAY_STATE_BYTES_PER_RAY + RS_SHADOW_STATE_BYTES_PER_RAY + 16 /* path radiance */;
+    if (b->mode == RS_LIVE_FLAGS)
+        bytes += 4;
+    else if (b->mode == RS_LIVE_STENCIL || b->mode == RS_LIVE_PERSISTENT)
+        bytes += 1; /* 4 bytes per 32 rays, rounded up */
+    else
+        bytes = rs_wave_bytes_per_path(&base->config); /* index lists, scan, sort keys, payload rows */
+    return bytes;
+}
+
 static const RsBackendOps cuda_ops = {
-    cuda_destroy,   cuda_set_scene,  cuda_set_frame, cuda_generate, cuda_sort,
-    cuda_extend,    cuda_shade,      cuda_connect,   cuda_drop_dead, cuda_accumulate,
-    cuda_read_film, cuda_write_film, cuda_display,   cuda_finish,   cuda_take_stage_times,
+    /* .destroy = */ cuda_destroy,
+    /* .set_scene = */ cuda_set_scene,
+    /* .set_frame = */ cuda_set_frame,
+    /* .generate = */ cuda_generate,
+    /* .sort = */ cuda_sort,
+    /* .extend = */ cuda_extend,
+    /* .shade = */ cuda_shade,
+    /* .connect = */ cuda_connect,
+    /* .drop_dead = */ cuda_drop_dead,
+    /* .read_counts = */ cuda_read_counts,
+    /* .accumulate = */ cuda_accumulate,
+    /* .read_film = */ cuda_read_film,
+    /* .write_film = */ cuda_write_film,
+    /* .read_film_span = */ cuda_read_film_span,
+    /* .write_film_span = */ cuda_write_film_span,
+    /* .display = */ cuda_display,
+    /* .finish = */ cuda_finish,
+    /* .take_stage_times = */ cuda_take_stage_times,
+    /* .bytes_per_path = */ cuda_bytes_per_path,
 };
 
 static int live_mode(RsDeadRay d)
@@ -614,20 +741,24 @@ extern "C" RsBackend* rs_backend_cuda_create(const RsBackendConfig* config, RsEr
     b->mode = live_mode(config->deadray);
     b->method = compact_method(config->deadray);
     snprintf(b->base.name, sizeof b->base.name, "cuda");
-    enter(b, "setup", err);
+    b->ctx.stage = "setup";
+    b->ctx.err = err;
+    b->device = config->device;
     cudaDeviceProp prop;
-    if (cudaGetDevice(&b->device) != cudaSuccess || cudaGetDeviceProperties(&prop, b->device) != cudaSuccess ||
+    if (cudaSetDevice(b->device) != cudaSuccess || cudaGetDeviceProperties(&prop, b->device) != cudaSuccess ||
         cudaStreamCreateWithFlags(&b->stream, cudaStreamNonBlocking) != cudaSuccess ||
+        cudaEventCreateWithFlags(&b->counts_ready, cudaEventDisableTiming) != cudaSuccess ||
         cudaMalloc((void**)&b->counters, RS_CTR_COUNT * sizeof(uint32_t)) != cudaSuccess ||
         cudaMemset(b->counters, 0, RS_CTR_COUNT * sizeof(uint32_t)) != cudaSuccess ||
         cudaMallocHost((void**)&b->host_counters, RS_CTR_COUNT * sizeof(uint32_t)) != cudaSuccess) {
         cudaError_t e = cudaGetLastError();
-        rs_error_set(err, "CUDA: cannot set up the device: %s (%s)", cudaGetErrorString(e), cudaGetErrorName(e));
+        rs_error_set(err, "CUDA: cannot set up device %d: %s (%s)", b->device, cudaGetErrorString(e),
+                     cudaGetErrorName(e));
         cuda_destroy(&b->base);
         return NULL;
     }
-    snprintf(b->base.device, sizeof b->base.device, "%s (%d SMs, sm_%d%d)", prop.name, prop.multiProcessorCount,
-             prop.major, prop.minor);
+    snprintf(b->base.device, sizeof b->base.device, "GPU %d: %s (%d SMs, sm_%d%d)", b->device, prop.name,
+             prop.multiProcessorCount, prop.major, prop.minor);
     for (int i = 0; config->time_stages && i < RS_TIMING_MARKS; ++i) {
         if (cudaEventCreate(&b->marks[i].start) != cudaSuccess || cudaEventCreate(&b->marks[i].stop) != cudaSuccess) {
             rs_error_set(err, "CUDA: cannot create timing events");
@@ -679,11 +810,11 @@ extern "C" int rs_cuda_describe(char* out, size_t size)
     return 0;
 }
 
-extern "C" int rs_cuda_device_info(RsDeviceInfo* info)
+extern "C" int rs_cuda_device_info(int device, RsDeviceInfo* info)
 {
-    int device = 0, n = 0;
+    int n = 0;
     cudaDeviceProp p;
-    if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0 || cudaGetDevice(&device) != cudaSuccess ||
+    if (cudaGetDeviceCount(&n) != cudaSuccess || device < 0 || device >= n ||
         cudaGetDeviceProperties(&p, device) != cudaSuccess) {
         cudaGetLastError();
         return -1;

@@ -17,7 +17,7 @@ __global__ void __launch_bounds__(RS_TRACE_BLOCK) rs_kernel_extend(RsKernelParam
 }
 
 template <int Accel>
-static void launch(const RsKernelParams& kp, const RsLiveSet& set, int mode, cudaStream_t stream)
+static void launch(const RsKernelParams& kp, const RsLiveSet& set, int mode, RsGridCache* grids, cudaStream_t stream)
 {
     unsigned grid = rs_blocks_for(set.n, RS_TRACE_BLOCK);
     switch (mode) {
@@ -26,10 +26,8 @@ static void launch(const RsKernelParams& kp, const RsLiveSet& set, int mode, cud
         rs_kernel_extend<Accel, RS_LIVE_STENCIL><<<grid, RS_TRACE_BLOCK, 0, stream>>>(kp, set);
         break;
     case RS_LIVE_PERSISTENT: {
-        static unsigned persistent_grid = 0;
-        if (!persistent_grid)
-            persistent_grid =
-                rs_persistent_grid((const void*)rs_kernel_extend<Accel, RS_LIVE_PERSISTENT>, RS_TRACE_BLOCK);
+        unsigned persistent_grid =
+            rs_persistent_grid_cached(grids, (const void*)rs_kernel_extend<Accel, RS_LIVE_PERSISTENT>, RS_TRACE_BLOCK);
         rs_kernel_extend<Accel, RS_LIVE_PERSISTENT><<<persistent_grid, RS_TRACE_BLOCK, 0, stream>>>(kp, set);
         break;
     }
@@ -37,17 +35,18 @@ static void launch(const RsKernelParams& kp, const RsLiveSet& set, int mode, cud
     }
 }
 
-cudaError_t rs_launch_extend(const RsKernelParams& kp, const RsLiveSet& set, int mode, cudaStream_t stream)
+cudaError_t rs_launch_extend(const RsKernelParams& kp, const RsLiveSet& set, int mode, RsGridCache* grids,
+                             cudaStream_t stream)
 {
     /* a scene without cut-outs gets kernels compiled without the test (accel.h) */
     const uint32_t plain = rs_accel_has_cutouts(&kp.scene.accel) ? 0u : RS_ACCEL_NO_CUTOUTS;
     switch (kp.scene.accel.kind | plain) {
-    case RS_ACCEL_BVH8: launch<RS_ACCEL_BVH8>(kp, set, mode, stream); break;
-    case RS_ACCEL_BVH8 | RS_ACCEL_NO_CUTOUTS: launch<RS_ACCEL_BVH8 | RS_ACCEL_NO_CUTOUTS>(kp, set, mode, stream); break;
-    case RS_ACCEL_GRID: launch<RS_ACCEL_GRID>(kp, set, mode, stream); break;
-    case RS_ACCEL_GRID | RS_ACCEL_NO_CUTOUTS: launch<RS_ACCEL_GRID | RS_ACCEL_NO_CUTOUTS>(kp, set, mode, stream); break;
-    case RS_ACCEL_BVH2 | RS_ACCEL_NO_CUTOUTS: launch<RS_ACCEL_BVH2 | RS_ACCEL_NO_CUTOUTS>(kp, set, mode, stream); break;
-    default: launch<RS_ACCEL_BVH2>(kp, set, mode, stream); break;
+    case RS_ACCEL_BVH8: launch<RS_ACCEL_BVH8>(kp, set, mode, grids, stream); break;
+    case RS_ACCEL_BVH8 | RS_ACCEL_NO_CUTOUTS: launch<RS_ACCEL_BVH8 | RS_ACCEL_NO_CUTOUTS>(kp, set, mode, grids, stream); break;
+    case RS_ACCEL_GRID: launch<RS_ACCEL_GRID>(kp, set, mode, grids, stream); break;
+    case RS_ACCEL_GRID | RS_ACCEL_NO_CUTOUTS: launch<RS_ACCEL_GRID | RS_ACCEL_NO_CUTOUTS>(kp, set, mode, grids, stream); break;
+    case RS_ACCEL_BVH2 | RS_ACCEL_NO_CUTOUTS: launch<RS_ACCEL_BVH2 | RS_ACCEL_NO_CUTOUTS>(kp, set, mode, grids, stream); break;
+    default: launch<RS_ACCEL_BVH2>(kp, set, mode, grids, stream); break;
     }
     return cudaGetLastError();
 }

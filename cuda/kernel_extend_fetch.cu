@@ -68,18 +68,17 @@ __global__ void __launch_bounds__(RS_TRACE_BLOCK) rs_kernel_extend_fetch(RsKerne
     }
 }
 
-cudaError_t rs_launch_extend_fetch(const RsKernelParams& kp, const RsLiveSet& set, int mode, cudaStream_t stream)
+cudaError_t rs_launch_extend_fetch(const RsKernelParams& kp, const RsLiveSet& set, int mode, RsGridCache* grids,
+                                   cudaStream_t stream)
 {
     cudaError_t e = cudaMemsetAsync(&set.counters[RS_CTR_FETCH], 0, sizeof(uint32_t), stream);
     if (e != cudaSuccess)
         return e;
-    static unsigned grid[4][2] = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
     const bool cut = rs_accel_has_cutouts(&kp.scene.accel);
-#define RS_FETCH_LAUNCH(m, c)                                                                          \
-    do {                                                                                               \
-        if (!grid[m][c])                                                                               \
-            grid[m][c] = rs_persistent_grid((const void*)rs_kernel_extend_fetch<m, c>, RS_TRACE_BLOCK); \
-        rs_kernel_extend_fetch<m, c><<<grid[m][c], RS_TRACE_BLOCK, 0, stream>>>(kp, set);              \
+#define RS_FETCH_LAUNCH(m, c)                                                                                \
+    do {                                                                                                     \
+        unsigned grid = rs_persistent_grid_cached(grids, (const void*)rs_kernel_extend_fetch<m, c>, RS_TRACE_BLOCK); \
+        rs_kernel_extend_fetch<m, c><<<grid, RS_TRACE_BLOCK, 0, stream>>>(kp, set);                          \
     } while (0)
 #define RS_FETCH_CASE(m)                                                                               \
     case m:                                                                                            \

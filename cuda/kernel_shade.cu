@@ -32,16 +32,16 @@ __global__ void rs_kernel_shade(RsKernelParams kp, RsLiveSet set)
     rs_for_live<Mode, true>(set, body);
 }
 
-cudaError_t rs_launch_shade(const RsKernelParams& kp, const RsLiveSet& set, int mode, cudaStream_t stream)
+cudaError_t rs_launch_shade(const RsKernelParams& kp, const RsLiveSet& set, int mode, RsGridCache* grids,
+                            cudaStream_t stream)
 {
     unsigned grid = rs_blocks_for(set.n, RS_BLOCK);
     switch (mode) {
     case RS_LIVE_FLAGS: rs_kernel_shade<RS_LIVE_FLAGS><<<grid, RS_BLOCK, 0, stream>>>(kp, set); break;
     case RS_LIVE_STENCIL: rs_kernel_shade<RS_LIVE_STENCIL><<<grid, RS_BLOCK, 0, stream>>>(kp, set); break;
     case RS_LIVE_PERSISTENT: {
-        static unsigned persistent_grid = 0;
-        if (!persistent_grid)
-            persistent_grid = rs_persistent_grid((const void*)rs_kernel_shade<RS_LIVE_PERSISTENT>, RS_BLOCK);
+        unsigned persistent_grid =
+            rs_persistent_grid_cached(grids, (const void*)rs_kernel_shade<RS_LIVE_PERSISTENT>, RS_BLOCK);
         rs_kernel_shade<RS_LIVE_PERSISTENT><<<persistent_grid, RS_BLOCK, 0, stream>>>(kp, set);
         break;
     }

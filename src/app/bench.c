@@ -11,6 +11,9 @@
  * fraction of camera rays); time per stage (CUDA events on the GPU, wall clock on the CPU);
  * bytes read back to the host per frame. Output: a table on stdout (per scene and integrator:
  * depth rows x strategy columns of FPS), and JSON / CSV with the run's metadata.
+ * With several devices (--devices, default all), every configuration runs on the first 1, 2,
+ * ..., N of them and a scaling table follows: time, speed-up over one device, efficiency, and
+ * each device's share of the paths (the queue's balance).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <cJSON.h>
@@ -21,7 +24,7 @@
 
 #include "../host/scene_json.h"
 #include "../host/thread_pool.h"
-#include "../host/wavefront.h"
+#include "../host/renderer.h"
 #include "bench_meta.h"
 #include "cli.h"
 #include "commands.h"
@@ -50,6 +53,8 @@ typedef struct BenchResult {
     const char* scene;
     uint32_t integrator, depth;
     RsDeadRay deadray;
+    int devices;                       /* how many shared the frame */
+    double share[RS_MAX_DEVICES];      /* each device's fraction of the paths */
     double ms_median, ms_min, ms_max;
     RsTraceStats per_frame; /* totals over the timed frames divided by the frame count */
     double stage_ms[RS_STAGE_COUNT];
@@ -73,6 +78,9 @@ static void bench_usage(FILE* f)
             "  --json FILE, --csv FILE results with metadata (GPU, versions, build, scene hashes, commit)\n"
             "  --spp N                 samples per pixel per frame (default 1)\n"
             "  --width W --height H    default 1024x768 on CUDA, 160x120 on CPU\n"
+            "  --devices all|LIST      devices to share each frame (default all); with more than one,\n"
+            "                          every configuration also runs on the first 1..N-1 of them and a\n"
+            "                          scaling table follows\n"
             "  --backend, --threads, --payload, --seed, --max-memory: as for render\n");
 }
 
@@ -214,43 +222,44 @@ static void scale_stats(RsTraceStats* s, double k)
 }
 
 /* One configuration: warm-up, timed frames, statistics. */
-static int run_config(RsBackend* backend, const RsScene* scene, const RsRenderDesc* rd, const BenchOptions* o,
+static int run_config(RsRenderer* renderer, const RsScene* scene, const RsRenderDesc* rd, const BenchOptions* o,
                       BenchResult* r, RsError* err)
 {
     uint64_t pixels = (uint64_t)rd->width * rd->height, frame_paths = pixels * rd->spp;
     RsFrameDesc frame = rs_frame_from_scene(scene, rd->width, rd->height, rd->max_depth, rd->integrator, rd->seed);
-    uint32_t wave = 0;
-    RsWavefront wf;
-    if (rs_wavefront_plan(backend, frame_paths, &wave, err) || rs_wavefront_begin(&wf, backend, &frame, wave, err))
+    if (rs_renderer_begin(renderer, &frame, frame_paths, err))
         return -1;
     double* times = malloc(o->frames * sizeof *times);
     if (!times)
         return rs_error_set(err, "out of memory");
-    RsTraceStats before = wf.stats;
+    RsTraceStats before = rs_renderer_stats(renderer);
+    uint64_t paths_before[RS_MAX_DEVICES] = {0};
+    int devices = rs_renderer_device_count(renderer);
     int status = -1;
     for (uint32_t f = 0; f < o->warmup + o->frames; ++f) {
-        if (f == o->warmup)
-            before = wf.stats;
+        if (f == o->warmup) {
+            before = rs_renderer_stats(renderer);
+            for (int d = 0; d < devices; ++d)
+                paths_before[d] = rs_renderer_device_paths(renderer, d);
+        }
         double t0 = now_seconds();
-        /* frame f traces sample numbers [f * spp, (f + 1) * spp): the same for every strategy */
-        if (rs_wavefront_trace(&wf, (uint64_t)f * frame_paths, frame_paths, err) || backend->ops->finish(backend, err))
+        /* frame f traces sample numbers [f * spp, (f + 1) * spp): the same for every strategy;
+         * rs_renderer_trace returns when every device has finished */
+        if (rs_renderer_trace(renderer, (uint64_t)(f + 1) * frame_paths, err))
             goto done;
         if (f >= o->warmup)
             times[f - o->warmup] = (now_seconds() - t0) * 1e3;
     }
-    RsTraceStats total = wf.stats;
-    total.camera_rays -= before.camera_rays;
-    total.bounce_rays -= before.bounce_rays;
-    total.shadow_rays -= before.shadow_rays;
-    total.readback_bytes -= before.readback_bytes;
-    for (int d = 0; d <= RS_STATS_DEPTHS; ++d) {
-        total.live_at_depth[d] -= before.live_at_depth[d];
-        total.shadow_at_depth[d] -= before.shadow_at_depth[d];
-    }
-    for (int st = 0; st < RS_STAGE_COUNT; ++st)
-        total.stage_seconds[st] -= before.stage_seconds[st];
+    RsTraceStats now = rs_renderer_stats(renderer);
+    RsTraceStats total = rs_trace_stats_since(&now, &before);
     scale_stats(&total, 1.0 / o->frames);
     r->per_frame = total;
+    r->devices = devices;
+    uint64_t all = 0;
+    for (int d = 0; d < devices; ++d)
+        all += rs_renderer_device_paths(renderer, d) - paths_before[d];
+    for (int d = 0; d < devices; ++d)
+        r->share[d] = all ? (double)(rs_renderer_device_paths(renderer, d) - paths_before[d]) / (double)all : 0.0;
     for (int st = 0; st < RS_STAGE_COUNT; ++st)
         r->stage_ms[st] = total.stage_seconds[st] * 1e3;
     qsort(times, o->frames, sizeof *times, compare_double);
@@ -261,6 +270,34 @@ static int run_config(RsBackend* backend, const RsScene* scene, const RsRenderDe
 done:
     free(times);
     return status;
+}
+
+/* Per configuration: time on 1..N devices, speed-up over one, efficiency, shares of the paths. */
+static void print_scaling(const BenchResult* results, int count, const char* scene, uint32_t integrator)
+{
+    int printed = 0;
+    for (int i = 0; i < count; ++i) {
+        const BenchResult* one = &results[i];
+        if (one->scene != scene || one->integrator != integrator || one->devices != 1)
+            continue;
+        for (int k = 0; k < count; ++k) {
+            const BenchResult* r = &results[k];
+            if (r->scene != scene || r->integrator != integrator || r->deadray != one->deadray ||
+                r->depth != one->depth)
+                continue;
+            if (!printed++)
+                printf("\n%s, %s: scaling over devices (median ms per frame)\n%-14s %5s %7s %9s %8s %6s  %s\n",
+                       scene, rs_integrator_name(integrator), "strategy", "depth", "devices", "ms", "speed-up", "eff.",
+                       "share of paths per device");
+            double speedup = one->ms_median / r->ms_median;
+            printf("%-14s %5u %7d %9.2f %7.2fx %5.0f%% ", rs_deadray_name(r->deadray), r->depth, r->devices,
+                   r->ms_median, speedup, 100.0 * speedup / r->devices);
+            for (int d = 0; d < r->devices; ++d)
+                printf(" %.3f", r->share[d]);
+            printf("\n");
+        }
+    }
+    fflush(stdout);
 }
 
 static void print_table(const BenchResult* results, int count, const BenchOptions* o, const char* scene,
@@ -279,8 +316,9 @@ static void print_table(const BenchResult* results, int count, const BenchOption
             const BenchResult* hit = NULL;
             for (int i = 0; i < count; ++i)
                 if (results[i].scene == scene && results[i].integrator == integrator &&
-                    results[i].depth == o->depths[k] && results[i].deadray == (RsDeadRay)d)
-                    hit = &results[i];
+                    results[i].depth == o->depths[k] && results[i].deadray == (RsDeadRay)d &&
+                    (!hit || results[i].devices > hit->devices))
+                    hit = &results[i]; /* the run on every device */
             if (hit)
                 printf(" %13.1f", 1000.0 / hit->ms_median);
             else
@@ -311,10 +349,19 @@ int rs_cmd_bench(int argc, char** argv)
     if (o.depth_count == 0)
         parse_depths("1..8", &o);
 
-    int cuda = o.common.backend.kind == RS_BACKEND_CUDA ||
-               (o.common.backend.kind == RS_BACKEND_AUTO && rs_cuda_built() && rs_cuda_device_count() > 0);
-    if (!cuda)
-        o.deadray[RS_DEADRAY_COMPACT_CUB] = 0; /* CUB exists on the GPU only */
+    RsError err = {{0}};
+    RsBackendKind kind = rs_backend_resolve_kind(o.common.backend.kind);
+    int cuda = kind == RS_BACKEND_CUDA;
+    for (int d = 0; d < RS_DEADRAY_COUNT; ++d)
+        if (!rs_deadray_supported((RsDeadRay)d, kind))
+            o.deadray[d] = 0; /* e.g. CUB exists on the GPU only */
+    RsRendererConfig all_devices = rs_common_renderer_config(&o.common);
+    all_devices.backend.time_stages = 1;
+    int device_ids[RS_MAX_DEVICES], device_total = 0;
+    if (rs_renderer_resolve_devices(&all_devices, device_ids, &device_total, &err)) {
+        rs_cli_error("%s", err.message);
+        return RS_EXIT_USAGE;
+    }
     if (!o.frames)
         o.frames = cuda ? 30 : 3;
     if (!o.warmup_set)
@@ -324,12 +371,11 @@ int rs_cmd_bench(int argc, char** argv)
     uint32_t spp = o.common.spp ? o.common.spp : 1;
 
     BenchMeta meta;
-    RsError err = {{0}};
     if (rs_bench_meta_open(&meta, &o.common, o.json, o.csv, o.frames, o.warmup, &err)) {
         rs_cli_error("%s", err.message);
         return RS_EXIT_FAILURE;
     }
-    size_t capacity = (size_t)o.scene_count * 2 * RS_DEADRAY_COUNT * o.depth_count;
+    size_t capacity = (size_t)o.scene_count * 2 * RS_DEADRAY_COUNT * o.depth_count * (size_t)device_total;
     BenchResult* results = calloc(capacity ? capacity : 1, sizeof *results);
     int count = 0, status = RS_EXIT_OK;
     for (int si = 0; si < o.scene_count && status == RS_EXIT_OK; ++si) {
@@ -342,53 +388,62 @@ int rs_cmd_bench(int argc, char** argv)
             break;
         }
         rs_bench_meta_scene(&meta, o.scenes[si], &scene);
-        RsSceneView view = rs_scene_view(&scene);
         for (int d = 0; d < RS_DEADRAY_COUNT && status == RS_EXIT_OK; ++d) {
             if (!o.deadray[d])
                 continue;
-            RsBackendConfig cfg = o.common.backend;
-            cfg.deadray = (RsDeadRay)d;
-            cfg.time_stages = 1;
-            RsBackend* backend = rs_backend_create(&cfg, &err);
-            if (!backend || backend->ops->set_scene(backend, &view, &err)) {
-                rs_cli_error("%s", err.message);
-                rs_backend_destroy(backend);
-                status = RS_EXIT_FAILURE;
-                break;
-            }
-            rs_bench_meta_device(&meta, backend);
-            for (int ii = 0; ii < 2 && status == RS_EXIT_OK; ++ii) {
-                if (!o.integrators[ii])
-                    continue;
-                for (int k = 0; k < o.depth_count; ++k) {
-                    RsRenderDesc rd = {width, height, spp, o.depths[k], o.common.seed_set ? o.common.seed : 1,
-                                       (uint32_t)ii};
-                    BenchResult* r = &results[count];
-                    r->scene = o.scenes[si];
-                    r->integrator = (uint32_t)ii;
-                    r->depth = o.depths[k];
-                    r->deadray = (RsDeadRay)d;
-                    if (run_config(backend, &scene, &rd, &o, r, &err)) {
-                        rs_cli_error("%s: %s %s depth %u: %s", o.scenes[si], rs_integrator_name((uint32_t)ii),
-                                     rs_deadray_name((RsDeadRay)d), o.depths[k], err.message);
-                        status = RS_EXIT_FAILURE;
-                        break;
-                    }
-                    rs_bench_meta_result(&meta, r->scene, rs_integrator_name(r->integrator),
-                                         rs_deadray_name(r->deadray), cfg.payload, r->depth, width, height, spp,
-                                         r->ms_median, r->ms_min, r->ms_max, &r->per_frame, r->stage_ms);
-                    if (!o.common.quiet)
-                        fprintf(stderr, "raystream: %s %s %s depth %u: %.2f ms (%.1f FPS)\n", o.scenes[si],
-                                rs_integrator_name((uint32_t)ii), rs_deadray_name((RsDeadRay)d), o.depths[k],
-                                r->ms_median, 1000.0 / r->ms_median);
-                    ++count;
+            /* 1, 2, ..., N devices when there are several: the scaling table; the last is all */
+            for (int used = device_total > 1 ? 1 : device_total; used <= device_total && status == RS_EXIT_OK;
+                 ++used) {
+                RsRendererConfig cfg = all_devices;
+                cfg.backend.deadray = (RsDeadRay)d;
+                cfg.device_count = used;
+                memcpy(cfg.devices, device_ids, sizeof cfg.devices);
+                RsRenderer* renderer = rs_renderer_create(&scene, &cfg, &err);
+                if (!renderer) {
+                    rs_cli_error("%s", err.message);
+                    status = RS_EXIT_FAILURE;
+                    break;
                 }
+                rs_bench_meta_device(&meta, renderer);
+                for (int ii = 0; ii < 2 && status == RS_EXIT_OK; ++ii) {
+                    if (!o.integrators[ii])
+                        continue;
+                    for (int k = 0; k < o.depth_count; ++k) {
+                        RsRenderDesc rd = {width, height, spp, o.depths[k], o.common.seed_set ? o.common.seed : 1,
+                                           (uint32_t)ii};
+                        BenchResult* r = &results[count];
+                        r->scene = o.scenes[si];
+                        r->integrator = (uint32_t)ii;
+                        r->depth = o.depths[k];
+                        r->deadray = (RsDeadRay)d;
+                        if (run_config(renderer, &scene, &rd, &o, r, &err)) {
+                            rs_cli_error("%s: %s %s depth %u: %s", o.scenes[si], rs_integrator_name((uint32_t)ii),
+                                         rs_deadray_name((RsDeadRay)d), o.depths[k], err.message);
+                            status = RS_EXIT_FAILURE;
+                            break;
+                        }
+                        rs_bench_meta_result(&meta, r->scene, rs_integrator_name(r->integrator),
+                                             rs_deadray_name(r->deadray), cfg.backend.payload, r->devices, r->depth,
+                                             width, height, spp, r->ms_median, r->ms_min, r->ms_max, &r->per_frame,
+                                             r->stage_ms);
+                        if (!o.common.quiet)
+                            fprintf(stderr, "raystream: %s %s %s depth %u on %d device%s: %.2f ms (%.1f FPS)\n",
+                                    o.scenes[si], rs_integrator_name((uint32_t)ii), rs_deadray_name((RsDeadRay)d),
+                                    o.depths[k], r->devices, r->devices == 1 ? "" : "s", r->ms_median,
+                                    1000.0 / r->ms_median);
+                        ++count;
+                    }
+                }
+                rs_renderer_destroy(renderer);
             }
-            rs_backend_destroy(backend);
         }
-        for (int ii = 0; ii < 2; ++ii)
-            if (o.integrators[ii] && status == RS_EXIT_OK)
-                print_table(results, count, &o, o.scenes[si], (uint32_t)ii);
+        for (int ii = 0; ii < 2; ++ii) {
+            if (!o.integrators[ii] || status != RS_EXIT_OK)
+                continue;
+            print_table(results, count, &o, o.scenes[si], (uint32_t)ii);
+            if (device_total > 1)
+                print_scaling(results, count, o.scenes[si], (uint32_t)ii);
+        }
         rs_scene_free(&scene);
     }
     rs_error_clear(&err);

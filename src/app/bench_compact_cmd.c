@@ -133,7 +133,7 @@ int rs_cmd_bench_compact(int argc, char** argv)
     cfg.deadray = RS_DEADRAY_COMPACT_CUB;
     RsBackend* probe = rs_backend_create(&cfg, &err);
     if (probe) {
-        rs_bench_meta_device(&meta, probe);
+        rs_bench_meta_backend(&meta, probe);
         rs_backend_destroy(probe);
     }
     printf("%-10s %-14s %-7s %10s %5s %6s %10s %8s %8s %6s %8s\n", "sweep", "method", "variant", "n", "fill", "block",

@@ -26,7 +26,7 @@ void rs_file_hash(const char* path, char* out, size_t size)
 static const char csv_header[] =
     "scene,integrator,deadray,payload,depth,width,height,spp,ms_median,ms_min,ms_max,fps_median,"
     "mrays_camera,mrays_bounce,mrays_shadow,mrays_total,live_rays,live_fraction,shadow_rays,readback_bytes,"
-    "stage_generate_ms,stage_sort_ms,stage_extend_ms,stage_shade_ms,stage_connect_ms,stage_drop_dead_ms,stage_accumulate_ms\n";
+    "stage_generate_ms,stage_sort_ms,stage_extend_ms,stage_shade_ms,stage_connect_ms,stage_drop_dead_ms,stage_accumulate_ms,devices\n";
 
 int rs_bench_meta_open(BenchMeta* m, const RsCommonOptions* o, const char* json_path, const char* csv_path,
                        uint32_t frames, uint32_t warmup, RsError* err)
@@ -92,32 +92,52 @@ void rs_bench_meta_scene(BenchMeta* m, const char* path, const RsScene* scene)
     cJSON_AddItemToArray(m->scenes, s);
 }
 
-void rs_bench_meta_device(BenchMeta* m, const RsBackend* backend)
+/* backend name, device description, device count and (CUDA) the first device's details */
+static void record_devices(BenchMeta* m, const char* backend, const char* device, int devices, int cuda_device)
 {
-    if (m->device_recorded)
-        return;
-    m->device_recorded = 1;
+    if (m->devices_recorded >= devices)
+        return; /* the run with the most devices names them all */
+    m->devices_recorded = devices;
     cJSON* meta = cJSON_GetObjectItem(m->root, "meta");
-    cJSON_AddStringToObject(meta, "backend", backend->name);
-    cJSON_AddStringToObject(meta, "device", backend->device);
+    cJSON_DeleteItemFromObject(meta, "backend");
+    cJSON_DeleteItemFromObject(meta, "device");
+    cJSON_DeleteItemFromObject(meta, "devices");
+    cJSON_AddStringToObject(meta, "backend", backend);
+    cJSON_AddStringToObject(meta, "device", device);
+    cJSON_AddNumberToObject(meta, "devices", devices);
     RsDeviceInfo info;
-    if (backend->config.kind == RS_BACKEND_CUDA && rs_cuda_device_info(&info) == 0) {
-        cJSON* g = cJSON_AddObjectToObject(meta, "gpu");
-        cJSON_AddStringToObject(g, "name", info.name);
-        cJSON_AddNumberToObject(g, "sm_count", info.sm_count);
-        char cc[16], driver[16], runtime[16];
-        snprintf(cc, sizeof cc, "%d.%d", info.cc_major, info.cc_minor);
-        snprintf(driver, sizeof driver, "%d.%d", info.driver_version / 1000, info.driver_version % 1000 / 10);
-        snprintf(runtime, sizeof runtime, "%d.%d", info.runtime_version / 1000, info.runtime_version % 1000 / 10);
-        cJSON_AddStringToObject(g, "compute_capability", cc);
-        cJSON_AddStringToObject(g, "cuda_driver", driver);
-        cJSON_AddStringToObject(g, "cuda_runtime", runtime);
-        cJSON_AddNumberToObject(g, "memory_bytes", (double)info.memory_bytes);
-    }
+    if (cJSON_GetObjectItem(meta, "gpu") || cuda_device < 0 || rs_cuda_device_info(cuda_device, &info) != 0)
+        return;
+    cJSON* g = cJSON_AddObjectToObject(meta, "gpu");
+    cJSON_AddStringToObject(g, "name", info.name);
+    cJSON_AddNumberToObject(g, "sm_count", info.sm_count);
+    char cc[16], driver[16], runtime[16];
+    snprintf(cc, sizeof cc, "%d.%d", info.cc_major, info.cc_minor);
+    snprintf(driver, sizeof driver, "%d.%d", info.driver_version / 1000, info.driver_version % 1000 / 10);
+    snprintf(runtime, sizeof runtime, "%d.%d", info.runtime_version / 1000, info.runtime_version % 1000 / 10);
+    cJSON_AddStringToObject(g, "compute_capability", cc);
+    cJSON_AddStringToObject(g, "cuda_driver", driver);
+    cJSON_AddStringToObject(g, "cuda_runtime", runtime);
+    cJSON_AddNumberToObject(g, "memory_bytes", (double)info.memory_bytes);
+}
+
+void rs_bench_meta_device(BenchMeta* m, const RsRenderer* renderer)
+{
+    char device[1024];
+    rs_renderer_describe(renderer, device, sizeof device);
+    int cuda = rs_renderer_backend_config(renderer)->kind == RS_BACKEND_CUDA;
+    record_devices(m, rs_renderer_backend_name(renderer), device, rs_renderer_device_count(renderer),
+                   cuda ? rs_renderer_device_id(renderer, 0) : -1);
+}
+
+void rs_bench_meta_backend(BenchMeta* m, const RsBackend* backend)
+{
+    record_devices(m, backend->name, backend->device, 1,
+                   backend->config.kind == RS_BACKEND_CUDA ? backend->config.device : -1);
 }
 
 void rs_bench_meta_result(BenchMeta* m, const char* scene, const char* integrator, const char* deadray, int payload,
-                          uint32_t depth, uint32_t width, uint32_t height, uint32_t spp, double ms_median,
+                          int devices, uint32_t depth, uint32_t width, uint32_t height, uint32_t spp, double ms_median,
                           double ms_min, double ms_max, const RsTraceStats* s, const double* stage_ms)
 {
     double seconds = ms_median * 1e-3;
@@ -128,6 +148,7 @@ void rs_bench_meta_result(BenchMeta* m, const char* scene, const char* integrato
     cJSON_AddStringToObject(r, "integrator", integrator);
     cJSON_AddStringToObject(r, "deadray", deadray);
     cJSON_AddBoolToObject(r, "payload", payload);
+    cJSON_AddNumberToObject(r, "devices", devices);
     cJSON_AddNumberToObject(r, "depth", depth);
     cJSON_AddNumberToObject(r, "width", width);
     cJSON_AddNumberToObject(r, "height", height);
@@ -177,7 +198,7 @@ void rs_bench_meta_result(BenchMeta* m, const char* scene, const char* integrato
         fprintf(m->csv, "%llu", (unsigned long long)s->readback_bytes);
         for (int k = 0; k < RS_STAGE_COUNT; ++k)
             fprintf(m->csv, ",%.4f", stage_ms[k]);
-        fputc('\n', m->csv);
+        fprintf(m->csv, ",%d\n", devices);
         fflush(m->csv);
     }
 }

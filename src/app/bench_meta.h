@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "../host/scene.h"
-#include "../host/wavefront.h"
+#include "../host/renderer.h"
 #include "options.h"
 
 typedef struct BenchMeta {
@@ -18,16 +18,19 @@ typedef struct BenchMeta {
     FILE* csv;
     const char* json_path;
     const char* csv_path;
-    int device_recorded;
+    int devices_recorded;
 } BenchMeta;
 
 /* Checks both paths can be written (before anything runs) and starts the documents. */
 int rs_bench_meta_open(BenchMeta* m, const RsCommonOptions* o, const char* json_path, const char* csv_path,
                        uint32_t frames, uint32_t warmup, RsError* err);
 void rs_bench_meta_scene(BenchMeta* m, const char* path, const RsScene* scene);
-void rs_bench_meta_device(BenchMeta* m, const RsBackend* backend);
+/* Records the backend and devices (again when a run uses more devices than the last). */
+void rs_bench_meta_device(BenchMeta* m, const RsRenderer* renderer);
+/* The same for the micro-benchmarks, which drive one backend directly. */
+void rs_bench_meta_backend(BenchMeta* m, const RsBackend* backend);
 void rs_bench_meta_result(BenchMeta* m, const char* scene, const char* integrator, const char* deadray, int payload,
-                          uint32_t depth, uint32_t width, uint32_t height, uint32_t spp, double ms_median,
+                          int devices, uint32_t depth, uint32_t width, uint32_t height, uint32_t spp, double ms_median,
                           double ms_min, double ms_max, const RsTraceStats* per_frame, const double* stage_ms);
 /* Writes the JSON (to a temporary name, then renamed) and closes the CSV. */
 int rs_bench_meta_close(BenchMeta* m, RsError* err);

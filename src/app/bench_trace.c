@@ -137,17 +137,18 @@ static int run(const RsScene* scene, RsBackendConfig cfg, uint32_t width, uint32
     RsSceneView view = rs_scene_view(scene);
     RsFrameDesc frame = rs_frame_from_scene(scene, width, height, 2, RS_INTEGRATOR_PATH, seed);
     RsBounceCounts counts;
+    RsWaveRange whole_image = {0, pixels, 0, pixels}; /* one camera ray per pixel */
     if (b->ops->set_scene(b, &view, err) || rs_wavefront_plan(b, pixels, &wave, err))
         return -1;
     if (wave < pixels)
         return rs_error_set(err, "%ux%u does not fit one wave on %s (%u paths); use a smaller --width/--height",
                             width, height, b->device, wave);
     double unused;
-    if (b->ops->set_frame(b, &frame, pixels, err) || b->ops->generate(b, 0, pixels, err))
+    if (b->ops->set_frame(b, &frame, pixels, err) || b->ops->generate(b, &whole_image, err))
         return -1;
     r->camera.rays = pixels;
     if (measure(b, b->ops->extend, RS_STAGE_EXTEND, repeats, 0, &r->camera.ms, &unused, err) ||
-        b->ops->shade(b, err) || b->ops->drop_dead(b, &counts, err))
+        b->ops->shade(b, err) || b->ops->drop_dead(b, err) || b->ops->read_counts(b, &counts, err))
         return -1;
     r->shadow.rays = counts.shadow_rays;
     r->bounce.rays = r->bounce_sorted.rays = counts.live;
@@ -330,7 +331,7 @@ int rs_cmd_bench_trace(int argc, char** argv)
                     status = RS_EXIT_FAILURE;
                     break;
                 }
-                rs_bench_meta_device(&meta, backend);
+                rs_bench_meta_backend(&meta, backend);
                 rs_backend_destroy(backend);
                 const RsAccelStats* st = &scene.accel.stats;
                 char name[32];

@@ -88,10 +88,19 @@ int rs_cmd_info(int argc, char** argv)
     for (int i = 0; i < RS_RAY_STATE_FIELD_COUNT; ++i)
         printf("%s%s", i ? ", " : "", fields[i]);
     printf("); shadow queue %d bytes in %d fields\n", (int)RS_SHADOW_STATE_BYTES_PER_RAY, RS_SHADOW_STATE_FIELD_COUNT);
-    printf("dead-ray strategies: %s\n", rs_deadray_list());
+    printf("dead-ray strategies:\n");
+    for (int d = 0; d < RS_DEADRAY_COUNT; ++d)
+        printf("  %-14s %-10s %s\n", rs_deadray_name((RsDeadRay)d),
+               rs_deadray_supported((RsDeadRay)d, RS_BACKEND_CPU) ? "cpu, cuda" : "cuda", rs_deadray_help((RsDeadRay)d));
     printf("acceleration structures: %s (default %s)\n", rs_accel_list(), rs_accel_name(accel.kind));
     char cuda[8192];
     rs_cuda_describe(cuda, sizeof cuda);
     fputs(cuda, stdout);
+    int devices = rs_cuda_built() ? rs_cuda_device_count() : 0;
+    if (devices > 0)
+        printf("render, view and bench use: %d GPU%s (0..%d; choose with --devices LIST)\n", devices,
+               devices == 1 ? "" : "s", devices - 1);
+    else
+        printf("render, view and bench use: the CPU (%u threads)\n", rs_cpu_count());
     return scene_path ? describe_scene(scene_path, &accel) : RS_EXIT_OK;
 }

@@ -52,3 +52,5 @@ void rs_interrupt_uninstall(void) { set_handler(SIG_DFL); }
 int rs_interrupt_count(void) { return count; }
 
 const volatile sig_atomic_t* rs_interrupt_stop_flag(void) { return &stop_now; }
+
+const volatile sig_atomic_t* rs_interrupt_pass_flag(void) { return &count; }

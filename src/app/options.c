@@ -1,20 +1,24 @@
 /* options.c - shared rendering options (see options.h). Host C11, application layer. */
 #include "options.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "../host/scene_json.h"
 #include "cli.h"
 
-const char rs_common_options_help[] =
+static const char help_before_deadray[] =
     "  --max-depth D         ray segments per path; 1 = camera rays + direct light (default: scene)\n"
     "  --integrator NAME     path | whitted (default: scene)\n"
     "  --seed S              random seed (default: scene)\n"
     "  --width W --height H  image size (default: the scene's camera.resolution)\n"
     "  --backend NAME        auto | cpu | cuda (default auto: CUDA when a device is present)\n"
-    "  --deadray NAME        how dead rays are dropped between bounces (default stencil):\n"
-    "                        flags, stencil, persistent, compact-scan, compact-block,\n"
-    "                        compact-warp, compact-cub (CUDA only)\n"
+    "  --devices all|LIST    GPUs to share the image, e.g. 0,2 (default all; `raystream info`\n"
+    "                        lists them); with --backend cpu, LIST makes that many CPU\n"
+    "                        instances share the processors (for testing the multi-device path)\n"
+    "  --deadray NAME        how dead rays are dropped between bounces (default stencil):\n";
+
+static const char help_after_deadray[] =
     "  --payload             compaction moves whole ray rows instead of an index list\n"
     "  --accel NAME          acceleration structure: bvh8 (default on CUDA), bvh2 (default on the\n"
     "                        CPU) or grid\n"
@@ -29,6 +33,57 @@ const char rs_common_options_help[] =
     "  --threads N           CPU backend worker threads (default: one per processor)\n"
     "  --max-memory SIZE     cap on wave-buffer memory, e.g. 64M; frames are traced in waves\n"
     "  --quiet               no progress output\n";
+
+void rs_common_options_usage(FILE* f)
+{
+    fputs(help_before_deadray, f);
+    for (int d = 0; d < RS_DEADRAY_COUNT; ++d)
+        fprintf(f, "      %-16s%s\n", rs_deadray_name((RsDeadRay)d), rs_deadray_help((RsDeadRay)d));
+    fputs(help_after_deadray, f);
+}
+
+/* "all" or a comma-separated list of device indices */
+static int parse_devices(const char* v, RsCommonOptions* o)
+{
+    o->device_count = 0;
+    if (strcmp(v, "all") == 0)
+        return 0;
+    const char* p = v;
+    while (*p) {
+        char* end = NULL;
+        unsigned long d = strtoul(p, &end, 10);
+        if (end == p || (*end != ',' && *end != '\0') || d >= RS_MAX_DEVICES || *p == '-' || *p == '+') {
+            rs_cli_error("--devices: expected all or a list of device numbers below %d like 0,2, got '%s'",
+                         RS_MAX_DEVICES, v);
+            return -1;
+        }
+        if (o->device_count == RS_MAX_DEVICES) {
+            rs_cli_error("--devices: at most %d devices", RS_MAX_DEVICES);
+            return -1;
+        }
+        o->devices[o->device_count++] = (int)d;
+        p = *end == ',' ? end + 1 : end;
+        if (*end == ',' && *p == '\0') {
+            rs_cli_error("--devices: '%s' ends with a comma", v);
+            return -1;
+        }
+    }
+    if (o->device_count == 0) {
+        rs_cli_error("--devices: expected all or a list of device numbers, got '%s'", v);
+        return -1;
+    }
+    return 0;
+}
+
+RsRendererConfig rs_common_renderer_config(const RsCommonOptions* o)
+{
+    RsRendererConfig c;
+    memset(&c, 0, sizeof c);
+    c.backend = o->backend;
+    c.device_count = o->device_count;
+    memcpy(c.devices, o->devices, sizeof c.devices);
+    return c;
+}
 
 void rs_common_options_init(RsCommonOptions* o)
 {
@@ -108,6 +163,9 @@ int rs_common_option(int argc, char** argv, int* i, RsCommonOptions* o)
             rs_cli_error("--deadray: unknown strategy '%s' (expected one of: %s)", v, rs_deadray_list());
             return -1;
         }
+    } else if (VALUE("--devices", NULL)) {
+        if (parse_devices(v, o))
+            return -1;
     } else if (VALUE("--backend", NULL)) {
         if (strcmp(v, "auto") == 0)
             o->backend.kind = RS_BACKEND_AUTO;

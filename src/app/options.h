@@ -6,7 +6,9 @@
 #ifndef RS_APP_OPTIONS_H
 #define RS_APP_OPTIONS_H
 
-#include "../host/backend.h"
+#include <stdio.h>
+
+#include "../host/renderer.h"
 #include "../host/scene.h"
 
 typedef struct RsCommonOptions {
@@ -18,6 +20,8 @@ typedef struct RsCommonOptions {
     int seed_set, integrator_set;
     uint32_t integrator;
     int quiet;
+    int devices[RS_MAX_DEVICES]; /* --devices; device_count 0 = all */
+    int device_count;
 } RsCommonOptions;
 
 void rs_common_options_init(RsCommonOptions* o);
@@ -26,9 +30,12 @@ void rs_common_options_init(RsCommonOptions* o);
  * not one; returns -1 after printing a usage error. */
 int rs_common_option(int argc, char** argv, int* i, RsCommonOptions* o);
 
-/* Help text for the common options, but for --spp, whose meaning each command states itself
- * (render: samples per pixel; view: where refining stops; bench: per frame). */
-extern const char rs_common_options_help[];
+/* Prints the help for the common options, but for --spp, whose meaning each command states
+ * itself (render: samples per pixel; view: where refining stops; bench: per frame). */
+void rs_common_options_usage(FILE* f);
+
+/* The renderer's settings from the options. */
+RsRendererConfig rs_common_renderer_config(const RsCommonOptions* o);
 
 /* The acceleration structure to build: --accel's, else the backend's best (bvh8 on CUDA, where
  * it wins every benchmark that matters; bvh2 on the CPU, where the scalar eight-box test of

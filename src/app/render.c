@@ -2,11 +2,13 @@
  *
  * Host C11, application layer. Order of work, so that no time is wasted on a run that cannot
  * finish: parse options, check every output and the checkpoint path can be written, load the
- * scene, create the backend, then trace one sample pass at a time, reporting progress and
- * saving checkpoints between passes. Interrupts escalate (interrupt.h): the first stops after
- * the pass in flight, the second after the wave in flight; either way what has been
- * accumulated is saved to the checkpoint and written to NAME.partial.EXT. A checkpoint that
- * cannot be saved is a warning: the render goes on and its images are still written.
+ * scene, create the renderer (renderer.h: every device asked for), then trace to the sample
+ * count, reporting progress and saving checkpoints from the renderer's tick. Interrupts
+ * escalate (interrupt.h): the first stops at the end of the sample pass in flight, the second
+ * after the wave in flight; either way what has been accumulated is saved to the checkpoint and
+ * written to NAME.partial.EXT. A device that fails ends the render with an error naming it,
+ * and what the film holds is still saved and written. A checkpoint that cannot be saved is a
+ * warning: the render goes on and its images are still written.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -20,7 +22,7 @@
 #include "../host/image_io.h"
 #include "../host/safe_file.h"
 #include "../host/scene_json.h"
-#include "../host/wavefront.h"
+#include "../host/renderer.h"
 #include "cli.h"
 #include "command_args.h"
 #include "commands.h"
@@ -33,8 +35,6 @@ static double now_seconds(void)
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
-
-static uint64_t total_rays(const RsTraceStats* s) { return s->camera_rays + s->bounce_rays + s->shadow_rays; }
 
 static void format_seconds(double s, char* out, size_t size)
 {
@@ -53,7 +53,7 @@ static void report_progress(uint64_t done_paths, uint64_t total_paths, uint64_t 
     char el[32], eta[32];
     format_seconds(elapsed, el, sizeof el);
     format_seconds(traced ? elapsed * (double)(to_trace - traced) / (double)traced : 0.0, eta, sizeof eta);
-    double mrays = elapsed > 0.0 ? (double)total_rays(stats) / elapsed / 1e6 : 0.0;
+    double mrays = elapsed > 0.0 ? (double)rs_trace_stats_rays(stats) / elapsed / 1e6 : 0.0;
     fprintf(stderr, "%sraystream: %llu/%llu spp  %s elapsed  ETA %s  %.1f Mrays/s%s", tty ? "\r" : "",
             (unsigned long long)(done_paths / pixels), (unsigned long long)(total_paths / pixels), el, eta, mrays,
             tty ? "   " : "\n");
@@ -72,7 +72,7 @@ static void partial_name(const char* path, char* out, size_t size)
 }
 
 /* Saves the film; a failure is a warning (the render goes on, its images are still written). */
-static int save_checkpoint(RsBackend* backend, const char* path, const RsCheckpointHeader* base, uint64_t paths_done)
+static int save_checkpoint(RsRenderer* renderer, const char* path, const RsCheckpointHeader* base, uint64_t paths_done)
 {
     RsCheckpointHeader h = *base;
     h.paths_done = paths_done;
@@ -82,7 +82,7 @@ static int save_checkpoint(RsBackend* backend, const char* path, const RsCheckpo
     int status = -1;
     if (!film)
         rs_error_set(&err, "out of memory for a checkpoint");
-    else if (backend->ops->read_film(backend, film, &err) == 0)
+    else if (rs_renderer_read_film(renderer, film, &err) == 0)
         status = rs_checkpoint_save(path, &h, film, &err);
     if (status)
         rs_cli_warning("%s; the render goes on", err.message);
@@ -91,7 +91,7 @@ static int save_checkpoint(RsBackend* backend, const char* path, const RsCheckpo
 }
 
 /* PNG bytes come from the backend's display pipeline (the viewer's), HDR and PFM from the film. */
-static int write_outputs(RsBackend* backend, const RsRenderDesc* rd, const char* const* outputs, int count,
+static int write_outputs(RsRenderer* renderer, const RsRenderDesc* rd, const char* const* outputs, int count,
                          const RsDisplaySettings* display, int partial, int quiet)
 {
     size_t pixels = (size_t)rd->width * rd->height;
@@ -104,8 +104,8 @@ static int write_outputs(RsBackend* backend, const RsRenderDesc* rd, const char*
     if (!film || !rgb || !rgba) {
         rs_cli_error("out of memory reading back the image");
         status = RS_EXIT_FAILURE;
-    } else if (backend->ops->read_film(backend, film, &err) ||
-               backend->ops->display(backend, display, rgba, &stats, &err)) {
+    } else if (rs_renderer_read_film(renderer, film, &err) ||
+               rs_renderer_display(renderer, display, rgba, &stats, &err)) {
         rs_cli_error("%s", err.message);
         status = RS_EXIT_FAILURE;
     } else {
@@ -156,17 +156,53 @@ static int check_destinations(const RsRenderArgs* a)
     return 0;
 }
 
-/* Says how far an interrupted (or failed) render got. */
-static void report_stop(const char* what, uint64_t done_paths, uint64_t pixels, uint32_t spp)
+/* Says how far an interrupted (or failed) render got, from the film's per-pixel counts. */
+static void report_stop(const char* what, const RsFloat4* film, uint64_t pixels, uint32_t spp)
 {
-    uint64_t passes = done_paths / pixels, rest = done_paths % pixels;
-    if (rest == 0)
-        rs_cli_note("%s after %llu of %u samples per pixel", what, (unsigned long long)passes, spp);
+    float lo = film[0].w, hi = film[0].w;
+    double sum = 0.0;
+    for (uint64_t i = 0; i < pixels; ++i) {
+        lo = film[i].w < lo ? film[i].w : lo;
+        hi = film[i].w > hi ? film[i].w : hi;
+        sum += film[i].w;
+    }
+    if (lo == hi)
+        rs_cli_note("%s after %.0f of %u samples per pixel", what, (double)lo, spp);
+    else if (hi == lo + 1.0f)
+        rs_cli_note("stopped in sample pass %.0f of %u: %.1f%% of its paths were traced, so pixels hold %.0f or "
+                    "%.0f samples",
+                    (double)hi, spp, 100.0 * (sum - (double)lo * (double)pixels) / (double)pixels, (double)lo,
+                    (double)hi);
     else
-        rs_cli_note("stopped in sample pass %llu of %u: %.1f%% of its paths were traced, so pixels hold %llu or "
-                    "%llu samples",
-                    (unsigned long long)passes + 1, spp, 100.0 * (double)rest / (double)pixels,
-                    (unsigned long long)passes, (unsigned long long)passes + 1);
+        rs_cli_note("%s with %.2f of %u samples per pixel on average (pixels hold %.0f to %.0f)", what,
+                    sum / (double)pixels, spp, (double)lo, (double)hi);
+}
+
+/* What the renderer's tick needs: progress lines and timed checkpoints. */
+typedef struct RenderProgress {
+    RsRenderer* renderer;
+    const RsRenderArgs* args;
+    const RsCheckpointHeader* checkpoint;
+    uint64_t first, total, pixels;
+    double start, last_report, last_checkpoint;
+    int tty;
+} RenderProgress;
+
+static void render_tick(void* ctx)
+{
+    RenderProgress* p = ctx;
+    uint64_t done = rs_renderer_paths_done(p->renderer);
+    double now = now_seconds();
+    if (!p->args->opt.quiet && now - p->last_report > (p->tty ? 0.25 : 5.0)) {
+        RsTraceStats stats = rs_renderer_stats(p->renderer);
+        report_progress(done, p->total, done - p->first, p->total - p->first, p->pixels, now - p->start, &stats,
+                        p->tty);
+        p->last_report = now;
+    }
+    if (p->args->checkpoint && now - p->last_checkpoint >= (double)p->args->checkpoint_every && done < p->total) {
+        save_checkpoint(p->renderer, p->args->checkpoint, p->checkpoint, done);
+        p->last_checkpoint = now;
+    }
 }
 
 int rs_cmd_render(int argc, char** argv)
@@ -204,90 +240,99 @@ int rs_cmd_render(int argc, char** argv)
     }
 
     int status = RS_EXIT_FAILURE;
-    RsBackend* backend = rs_backend_create(&opt->backend, &err);
-    RsWavefront wf;
-    uint32_t wave = 0;
     uint64_t pixels = (uint64_t)rd.width * rd.height, total = pixels * rd.spp;
-    RsSceneView view = rs_scene_view(&scene);
     RsFrameDesc frame = rs_frame_from_scene(&scene, rd.width, rd.height, rd.max_depth, rd.integrator, rd.seed);
-    if (!backend || backend->ops->set_scene(backend, &view, &err) || rs_wavefront_plan(backend, total, &wave, &err) ||
-        rs_wavefront_begin(&wf, backend, &frame, wave, &err)) {
+    RsRendererConfig rc = rs_common_renderer_config(opt);
+    RsRenderer* renderer = rs_renderer_create(&scene, &rc, &err);
+    if (!renderer || rs_renderer_begin(renderer, &frame, total, &err)) {
         rs_cli_error("%s", err.message);
         goto done;
     }
-    if (!opt->quiet)
+    if (!opt->quiet) {
+        char devices[1024];
+        rs_renderer_describe(renderer, devices, sizeof devices);
         rs_cli_note("%s: %ux%u, %u spp, %s, max depth %u, %s on %s, %zu primitives in %s%s (%.2f s)", a.scene_path,
                     rd.width, rd.height, rd.spp, rs_integrator_name(rd.integrator), rd.max_depth,
-                    rs_deadray_name(opt->backend.deadray), backend->device, scene.prims.count,
+                    rs_deadray_name(opt->backend.deadray), devices, scene.prims.count,
                     rs_accel_name(scene.accel.view.kind), scene.accel_options.spatial_splits ? "+sbvh" : "",
                     scene.accel.stats.build_seconds);
+    }
 
-    uint64_t done_paths = 0;
     if (a.resume) {
         RsCheckpointHeader got;
         RsFloat4* film = NULL;
-        if (rs_checkpoint_load(a.resume, &ck, &got, &film, &err) || backend->ops->write_film(backend, film, &err)) {
+        if (rs_checkpoint_load(a.resume, &ck, &got, &film, &err)) {
             rs_cli_error("%s", err.message);
+            goto done;
+        }
+        double counted = 0.0;
+        for (uint64_t i = 0; i < pixels; ++i)
+            counted += film[i].w;
+        if (got.paths_done > total) {
+            rs_cli_error("%s holds %.2f samples per pixel, more than the %u asked for", a.resume,
+                         (double)got.paths_done / (double)pixels, rd.spp);
+            free(film);
+            goto done;
+        }
+        if (counted != (double)got.paths_done) {
+            rs_cli_error("%s: its header counts %llu samples but its pixels hold %.0f; the file is inconsistent",
+                         a.resume, (unsigned long long)got.paths_done, counted);
+            free(film);
+            goto done;
+        }
+        if (rs_renderer_resume(renderer, film, rd.spp, &err)) {
+            rs_cli_error("%s: %s", a.resume, err.message);
             free(film);
             goto done;
         }
         free(film);
-        if (got.paths_done > total) {
-            rs_cli_error("%s holds %.2f samples per pixel, more than the %u asked for", a.resume,
-                         (double)got.paths_done / (double)pixels, rd.spp);
-            goto done;
-        }
-        done_paths = got.paths_done;
         if (!opt->quiet)
-            rs_cli_note("resuming from %s at %.2f of %u spp", a.resume, (double)done_paths / (double)pixels, rd.spp);
+            rs_cli_note("resuming from %s at %.2f of %u spp", a.resume, (double)got.paths_done / (double)pixels,
+                        rd.spp);
     }
     rs_interrupt_install();
-    wf.stop = rs_interrupt_stop_flag();
-    int tty = isatty(2);
-    double start = now_seconds(), last_report = start, last_checkpoint = start;
-    uint64_t first = done_paths;
-    int traced = 0;
-    while (done_paths < total && rs_interrupt_count() == 0) {
-        /* to the end of the pass in flight (a resumed render may start inside one) */
-        uint64_t pass_end = (done_paths / pixels + 1) * pixels;
-        traced = rs_wavefront_trace(&wf, done_paths, (pass_end < total ? pass_end : total) - done_paths, &err);
-        done_paths += wf.paths_traced;
-        if (traced < 0)
-            break;
-        double now = now_seconds();
-        if (!opt->quiet && (now - last_report > (tty ? 0.25 : 5.0) || done_paths == total)) {
-            report_progress(done_paths, total, done_paths - first, total - first, pixels, now - start, &wf.stats, tty);
-            last_report = now;
-        }
-        if (a.checkpoint && traced == 0 && (now - last_checkpoint >= (double)a.checkpoint_every || done_paths == total)) {
-            save_checkpoint(backend, a.checkpoint, &ck, done_paths);
-            last_checkpoint = now;
-        }
+    rs_renderer_set_stop(renderer, rs_interrupt_pass_flag(), rs_interrupt_stop_flag());
+    RenderProgress progress = {renderer, &a, &ck, rs_renderer_paths_done(renderer), total, pixels, 0.0, 0.0, 0.0,
+                               isatty(2)};
+    progress.start = progress.last_report = progress.last_checkpoint = now_seconds();
+    rs_renderer_set_tick(renderer, render_tick, &progress);
+    int traced = rs_renderer_trace(renderer, total, &err);
+    uint64_t done_paths = rs_renderer_paths_done(renderer);
+    double elapsed = now_seconds() - progress.start;
+    RsTraceStats s = rs_renderer_stats(renderer);
+    if (!opt->quiet) {
+        report_progress(done_paths, total, done_paths - progress.first, total - progress.first, pixels, elapsed, &s,
+                        progress.tty);
+        if (progress.tty)
+            fputc('\n', stderr);
     }
-    double elapsed = now_seconds() - start;
-    if (!opt->quiet && tty)
-        fputc('\n', stderr);
-    if (traced < 0 || done_paths < total) {
+    if (traced != 0 || done_paths < total) {
         /* an error or an interrupt: keep everything that was traced */
         if (traced < 0)
             rs_cli_error("%s", err.message);
-        report_stop(traced < 0 ? "failed" : "interrupted", done_paths, pixels, rd.spp);
-        if (a.checkpoint && done_paths > first && save_checkpoint(backend, a.checkpoint, &ck, done_paths) == 0)
+        RsFloat4* film = malloc(pixels * sizeof *film);
+        rs_error_clear(&err);
+        if (film && rs_renderer_read_film(renderer, film, &err) == 0)
+            report_stop(traced < 0 ? "failed" : "interrupted", film, pixels, rd.spp);
+        free(film);
+        if (a.checkpoint && done_paths > progress.first &&
+            save_checkpoint(renderer, a.checkpoint, &ck, done_paths) == 0)
             rs_cli_note("saved %s; continue with --resume %s", a.checkpoint, a.checkpoint);
         if (done_paths > 0)
-            write_outputs(backend, &rd, a.outputs, a.output_count, &a.display, 1, opt->quiet);
+            write_outputs(renderer, &rd, a.outputs, a.output_count, &a.display, 1, opt->quiet);
         status = traced < 0 ? RS_EXIT_FAILURE : RS_EXIT_INTERRUPTED;
         goto done;
     }
-    const RsTraceStats* s = &wf.stats;
+    if (a.checkpoint)
+        save_checkpoint(renderer, a.checkpoint, &ck, done_paths);
     if (!opt->quiet)
         rs_cli_note("done in %.2f s: %.2f Mrays/s (%.2f M camera, %.2f M bounce, %.2f M shadow rays)", elapsed,
-                    (double)total_rays(s) / elapsed / 1e6, (double)s->camera_rays / 1e6, (double)s->bounce_rays / 1e6,
-                    (double)s->shadow_rays / 1e6);
-    status = write_outputs(backend, &rd, a.outputs, a.output_count, &a.display, 0, opt->quiet);
+                    (double)rs_trace_stats_rays(&s) / elapsed / 1e6, (double)s.camera_rays / 1e6,
+                    (double)s.bounce_rays / 1e6, (double)s.shadow_rays / 1e6);
+    status = write_outputs(renderer, &rd, a.outputs, a.output_count, &a.display, 0, opt->quiet);
 done:
     rs_interrupt_uninstall();
-    rs_backend_destroy(backend);
+    rs_renderer_destroy(renderer);
     rs_scene_free(&scene);
     return status;
 }

@@ -21,13 +21,12 @@ void rs_render_usage(FILE* f)
             "                        (default 60), at the end and on an interrupt\n"
             "  --resume FILE         continue from a checkpoint to --spp; the result is bit-identical\n"
             "                        to a render that never stopped\n"
-            "  --spp N               samples per pixel (default: the scene's render.spp)\n"
-            "%s"
-            "\n"
-            "Ctrl-C (or SIGTERM) finishes the sample pass in flight, then saves the checkpoint and\n"
-            "writes NAME.partial.EXT; a second one stops after the current wave and still saves and\n"
-            "writes; a third quits at once.\n",
-            rs_common_options_help);
+            "  --spp N               samples per pixel (default: the scene's render.spp)\n");
+    rs_common_options_usage(f);
+    fprintf(f, "\n"
+               "Ctrl-C (or SIGTERM) finishes the sample pass in flight, then saves the checkpoint and\n"
+               "writes NAME.partial.EXT; a second one stops after the current wave and still saves and\n"
+               "writes; a third quits at once.\n");
 }
 
 /* "scenes/cornell.json" -> "cornell.png"; -1 if that does not fit `size` with room to spare */

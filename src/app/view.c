@@ -63,10 +63,13 @@ int rs_cmd_view(int argc, char** argv)
         rs_cli_error("%s", err.message);
         status = RS_EXIT_FAILURE;
     }
-    if (!opt.quiet)
+    if (!opt.quiet && viewer.renderer) {
+        char device[1024];
+        rs_renderer_describe(viewer.renderer, device, sizeof device);
         rs_cli_note("view: %llu frames in %.3f s: %.1f FPS and %.1f Mrays/s on average, %.1f spp, on %s",
                     (unsigned long long)viewer.frames, rs_viewer_elapsed(&viewer), rs_viewer_average_fps(&viewer),
-                    rs_viewer_average_mrays(&viewer), rs_viewer_spp(&viewer), viewer.backend->device);
+                    rs_viewer_average_mrays(&viewer), rs_viewer_spp(&viewer), device);
+    }
     rs_viewer_close(&viewer);
     return status;
 }

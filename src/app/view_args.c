@@ -23,9 +23,8 @@ void rs_view_usage(FILE* f)
             "  --window-shot FILE    save the window itself, HUD included (PNG), at the last frame\n"
             "  --budget-ms MS        time per frame to aim for (default 33)\n"
             "  --headless            no window: run the same loop offscreen (needs --frames)\n"
-            "  --spp N               stop refining at N samples per pixel (default: never)\n"
-            "%s",
-            rs_common_options_help);
+            "  --spp N               stop refining at N samples per pixel (default: never)\n");
+    rs_common_options_usage(f);
 }
 
 int rs_view_key_code(const char* name)

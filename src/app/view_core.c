@@ -50,19 +50,23 @@ static int restart(RsViewer* v, RsError* err)
     view_scene.camera = cam;
     RsFrameDesc frame = rs_frame_from_scene(&view_scene, v->width, v->height, v->max_depth, v->integrator,
                                             v->options.seed_set ? v->options.seed : v->scene.render.seed);
-    uint32_t wave = 0;
-    if (rs_wavefront_plan(v->backend, pixels_of(v) * 4, &wave, err) ||
-        rs_wavefront_begin(&v->wf, v->backend, &frame, wave, err))
+    if (rs_renderer_begin(v->renderer, &frame, pixels_of(v) * 4, err))
         return -1;
     v->next_path = 0;
     return 0;
 }
 
-static int make_backend(RsViewer* v, RsError* err)
+/* The viewer traces a slice per frame, so each device gets a couple of spans: pieces large
+ * enough to fill it, and the same spans frame after frame (no film moves between devices). */
+#define RS_VIEW_SPANS_PER_DEVICE 2
+
+static int make_renderer(RsViewer* v, RsError* err)
 {
-    rs_backend_destroy(v->backend);
-    v->backend = rs_backend_create(&v->options.backend, err);
-    if (!v->backend || v->backend->ops->set_scene(v->backend, &v->view, err))
+    rs_renderer_destroy(v->renderer);
+    RsRendererConfig rc = rs_common_renderer_config(&v->options);
+    rc.spans_per_device = RS_VIEW_SPANS_PER_DEVICE;
+    v->renderer = rs_renderer_create(&v->scene, &rc, err);
+    if (!v->renderer)
         return -1;
     return restart(v, err);
 }
@@ -75,7 +79,6 @@ int rs_viewer_open(RsViewer* v, const char* scene_path, const RsCommonOptions* o
     RsAccelOptions accel = rs_common_accel(options);
     if (rs_scene_load_json(scene_path, &accel, &v->scene, err))
         return -1;
-    v->view = rs_scene_view(&v->scene);
     RsRenderDesc rd = v->scene.render;
     rs_common_options_apply(options, &rd);
     v->width = rd.width;
@@ -104,12 +107,12 @@ int rs_viewer_open(RsViewer* v, const char* scene_path, const RsCommonOptions* o
     v->rgba = calloc(pixels_of(v), 4);
     if (!v->rgba)
         return rs_error_set(err, "out of memory for a %ux%u display image", v->width, v->height);
-    return make_backend(v, err);
+    return make_renderer(v, err);
 }
 
 void rs_viewer_close(RsViewer* v)
 {
-    rs_backend_destroy(v->backend);
+    rs_renderer_destroy(v->renderer);
     free(v->rgba);
     rs_scene_free(&v->scene);
     memset(v, 0, sizeof *v);
@@ -143,29 +146,22 @@ int rs_viewer_frame(RsViewer* v, double budget_seconds, RsError* err)
         v->first_frame_at = t0;
     uint64_t limit = v->spp_limit ? v->spp_limit * pixels_of(v) : UINT64_MAX;
     uint64_t n = v->slice_paths < limit - v->next_path ? v->slice_paths : limit - v->next_path;
-    RsTraceStats before = v->wf.stats;
+    RsTraceStats before = rs_renderer_stats(v->renderer);
     if (n > 0) {
-        if (rs_wavefront_trace(&v->wf, v->next_path, n, err) || v->backend->ops->finish(v->backend, err))
+        if (rs_renderer_trace(v->renderer, v->next_path + n, err))
             return -1;
         v->next_path += n;
     }
     double t_trace = now_seconds() - t0;
-    if (v->backend->ops->display(v->backend, &v->display, v->rgba, &v->stats, err))
+    if (rs_renderer_display(v->renderer, &v->display, v->rgba, &v->stats, err))
         return -1;
     v->shown_spp = rs_viewer_spp(v);
     double t = now_seconds() - t0;
 
     /* what the HUD shows: this frame's slice */
-    RsTraceStats* s = &v->last;
-    *s = v->wf.stats;
-    s->camera_rays -= before.camera_rays;
-    s->bounce_rays -= before.bounce_rays;
-    s->shadow_rays -= before.shadow_rays;
-    for (int d = 0; d <= RS_STATS_DEPTHS; ++d) {
-        s->live_at_depth[d] -= before.live_at_depth[d];
-        s->shadow_at_depth[d] -= before.shadow_at_depth[d];
-    }
-    double rays = (double)(s->camera_rays + s->bounce_rays + s->shadow_rays);
+    RsTraceStats now = rs_renderer_stats(v->renderer);
+    v->last = rs_trace_stats_since(&now, &before);
+    double rays = (double)rs_trace_stats_rays(&v->last);
     double fps = t > 0.0 ? 1.0 / t : 0.0, mrays = t > 0.0 ? rays / t / 1e6 : 0.0;
     v->fps = v->frames ? 0.8 * v->fps + 0.2 * fps : fps;
     v->mrays = v->frames ? 0.8 * v->mrays + 0.2 * mrays : mrays;
@@ -183,14 +179,10 @@ int rs_viewer_frame(RsViewer* v, double budget_seconds, RsError* err)
 
 static int next_strategy(RsViewer* v, RsError* err)
 {
-    int cuda = v->backend->config.kind == RS_BACKEND_CUDA;
-    RsDeadRay d = v->options.backend.deadray;
-    do
-        d = (RsDeadRay)((d + 1) % RS_DEADRAY_COUNT);
-    while (d == RS_DEADRAY_COMPACT_CUB && !cuda);
-    v->options.backend.deadray = d;
-    v->options.backend.kind = v->backend->config.kind; /* stay on the backend "auto" chose */
-    return make_backend(v, err);
+    RsBackendKind kind = rs_renderer_backend_config(v->renderer)->kind; /* stay on the backend "auto" chose */
+    v->options.backend.deadray = rs_deadray_next(v->options.backend.deadray, kind);
+    v->options.backend.kind = kind;
+    return make_renderer(v, err);
 }
 
 int rs_viewer_key(RsViewer* v, int key, RsError* err)
@@ -296,7 +288,7 @@ int rs_viewer_screenshot(RsViewer* v, const char* png_path, const char* hdr_path
     int status = -1;
     if (!film || !rgb)
         rs_error_set(err, "out of memory for a screenshot");
-    else if (v->backend->ops->read_film(v->backend, film, err) == 0) {
+    else if (rs_renderer_read_film(v->renderer, film, err) == 0) {
         rs_film_resolve(film, (uint32_t)pixels, rgb);
         status = rs_image_write(hdr_path, v->width, v->height, rgb, NULL, err);
     }
@@ -324,9 +316,12 @@ int rs_viewer_write_state(const RsViewer* v, const char* path, RsError* err)
     cJSON_AddStringToObject(s, "accel", rs_accel_name(v->scene.accel.view.kind));
     cJSON_AddNumberToObject(s, "max_depth", v->max_depth);
     cJSON_AddStringToObject(s, "integrator", rs_integrator_name(v->integrator));
-    cJSON_AddStringToObject(s, "deadray", rs_deadray_name(v->backend->config.deadray));
-    cJSON_AddStringToObject(s, "backend", v->backend->name);
-    cJSON_AddStringToObject(s, "device", v->backend->device);
+    cJSON_AddStringToObject(s, "deadray", rs_deadray_name(rs_renderer_backend_config(v->renderer)->deadray));
+    cJSON_AddStringToObject(s, "backend", rs_renderer_backend_name(v->renderer));
+    char device[1024];
+    rs_renderer_describe(v->renderer, device, sizeof device);
+    cJSON_AddStringToObject(s, "device", device);
+    cJSON_AddNumberToObject(s, "devices", rs_renderer_device_count(v->renderer));
     cJSON_AddNumberToObject(s, "exposure", v->display.exposure);
     cJSON_AddBoolToObject(s, "auto_exposure", v->display.auto_exposure);
     cJSON_AddNumberToObject(s, "applied_exposure", v->stats.exposure);

@@ -14,17 +14,15 @@
 #include <stdio.h>
 
 #include "../host/scene.h"
-#include "../host/wavefront.h"
+#include "../host/renderer.h"
 #include "options.h"
 
 #define RS_VIEW_KEY_ESCAPE 27
 
 typedef struct RsViewer {
     RsScene scene;
-    RsSceneView view;
     RsCommonOptions options;
-    RsBackend* backend;
-    RsWavefront wf;
+    RsRenderer* renderer;
     uint32_t width, height, max_depth, integrator;
     uint64_t spp_limit; /* stop accumulating at this many samples per pixel (0: never) */
 

@@ -62,7 +62,8 @@ static void draw_hud(SDL_Renderer* r, const RsViewer* v)
     draw_text(r, 10, y, 1.0f, line, white);
     y += 12;
     snprintf(line, sizeof line, "%s  depth %u  %s  %s  %s", rs_integrator_name(v->integrator), v->max_depth,
-             rs_deadray_name(v->backend->config.deadray), rs_accel_name(v->scene.accel.view.kind), v->backend->name);
+             rs_deadray_name(rs_renderer_backend_config(v->renderer)->deadray), rs_accel_name(v->scene.accel.view.kind),
+             rs_renderer_backend_name(v->renderer));
     draw_text(r, 10, y, 1.0f, line, white);
     y += 12;
     snprintf(line, sizeof line, "exposure %+.1f%s (applied %+.2f)", v->display.exposure,
@@ -213,7 +214,7 @@ int rs_view_window_run(RsViewer* v, const RsViewScript* script)
         if (SDL_GetTicks() - last_title > 500) {
             char title[256];
             snprintf(title, sizeof title, "raystream - %.1f FPS, %.1f spp, %.1f Mrays/s, %s, depth %u, %s", v->fps,
-                     rs_viewer_spp(v), v->mrays, rs_deadray_name(v->backend->config.deadray), v->max_depth,
+                     rs_viewer_spp(v), v->mrays, rs_deadray_name(rs_renderer_backend_config(v->renderer)->deadray), v->max_depth,
                      rs_integrator_name(v->integrator));
             SDL_SetWindowTitle(window, title);
             last_title = SDL_GetTicks();

@@ -1,20 +1,39 @@
-/* backend.c - strategy names, memory per path and backend selection. Host C11. */
+/* backend.c - dead-ray strategy properties (from deadray_table.h), memory per path and the
+ * trace-kernel choice. Host C11. The factory is backend_factory.c. */
 #include "backend.h"
 
 #include <string.h>
 
 #include "../kernel/accel.h"
 
-static const char* const deadray_names[RS_DEADRAY_COUNT] = {
-    "flags", "stencil", "persistent", "compact-scan", "compact-block", "compact-warp", "compact-cub",
+typedef struct DeadRayRow {
+    const char* name;
+    int compaction;
+    uint32_t extra_bytes;
+    uint32_t backends;
+    const char* help;
+} DeadRayRow;
+
+static const DeadRayRow deadray_rows[RS_DEADRAY_COUNT] = {
+#define RS_DEADRAY_ROW(id, name, compaction, bytes, backends, help) {name, compaction, bytes, backends, help},
+    RS_DEADRAY_TABLE(RS_DEADRAY_ROW)
+#undef RS_DEADRAY_ROW
 };
 
-const char* rs_deadray_name(RsDeadRay d) { return d < RS_DEADRAY_COUNT ? deadray_names[d] : "?"; }
+static const char deadray_list[] = ""
+#define RS_DEADRAY_LIST_ITEM(id, name, compaction, bytes, backends, help) ", " name
+    RS_DEADRAY_TABLE(RS_DEADRAY_LIST_ITEM)
+#undef RS_DEADRAY_LIST_ITEM
+    ;
+
+const char* rs_deadray_name(RsDeadRay d) { return d < RS_DEADRAY_COUNT ? deadray_rows[d].name : "?"; }
+
+const char* rs_deadray_help(RsDeadRay d) { return d < RS_DEADRAY_COUNT ? deadray_rows[d].help : "?"; }
 
 int rs_deadray_parse(const char* name, RsDeadRay* out)
 {
     for (int i = 0; i < RS_DEADRAY_COUNT; ++i) {
-        if (strcmp(name, deadray_names[i]) == 0) {
+        if (strcmp(name, deadray_rows[i].name) == 0) {
             *out = (RsDeadRay)i;
             return 0;
         }
@@ -22,11 +41,26 @@ int rs_deadray_parse(const char* name, RsDeadRay* out)
     return -1;
 }
 
-int rs_deadray_is_compaction(RsDeadRay d) { return d >= RS_DEADRAY_COMPACT_SCAN; }
+int rs_deadray_is_compaction(RsDeadRay d) { return d < RS_DEADRAY_COUNT && deadray_rows[d].compaction; }
 
-const char* rs_deadray_list(void)
+int rs_deadray_supported(RsDeadRay d, RsBackendKind kind)
 {
-    return "flags, stencil, persistent, compact-scan, compact-block, compact-warp, compact-cub";
+    if (d >= RS_DEADRAY_COUNT)
+        return 0;
+    uint32_t on = kind == RS_BACKEND_CPU ? RS_ON_CPU : (kind == RS_BACKEND_CUDA ? RS_ON_CUDA : RS_ON_CPU | RS_ON_CUDA);
+    return (deadray_rows[d].backends & on) == on;
+}
+
+const char* rs_deadray_list(void) { return deadray_list + 2; /* past the leading ", " */ }
+
+RsDeadRay rs_deadray_next(RsDeadRay d, RsBackendKind kind)
+{
+    for (int step = 1; step <= RS_DEADRAY_COUNT; ++step) {
+        RsDeadRay next = (RsDeadRay)((d + step) % RS_DEADRAY_COUNT);
+        if (rs_deadray_supported(next, kind))
+            return next;
+    }
+    return d;
 }
 
 void rs_kernel_params_set_frame(RsKernelParams* kp, const RsFrameDesc* f)
@@ -38,6 +72,8 @@ void rs_kernel_params_set_frame(RsKernelParams* kp, const RsFrameDesc* f)
     kp->max_depth = f->max_depth;
     kp->integrator = f->integrator;
     kp->rr_depth = f->rr_depth;
+    kp->span_first_index = 0; /* the whole image until a wave names its span */
+    kp->span_pixels = f->width * f->height;
 }
 
 uint64_t rs_wave_bytes_per_path(const RsBackendConfig* config)
@@ -46,10 +82,9 @@ uint64_t rs_wave_bytes_per_path(const RsBackendConfig* config)
     int payload = config->payload;
     uint64_t bytes = RS_RAY_STATE_BYTES_PER_RAY + RS_SHADOW_STATE_BYTES_PER_RAY + 16 /* path radiance */;
     bytes += 4; /* alive flag (the flags strategy's state, and every compaction's input) */
-    if (d == RS_DEADRAY_STENCIL || d == RS_DEADRAY_PERSISTENT)
-        bytes += 1; /* 4 bytes per 32 rays, rounded up */
+    if (d < RS_DEADRAY_COUNT)
+        bytes += deadray_rows[d].extra_bytes;
     if (rs_deadray_is_compaction(d)) {
-        bytes += 2 * 4 + 4; /* live index list, its double buffer, scan/temp array */
         if (payload)
             bytes += RS_RAY_STATE_BYTES_PER_RAY; /* the second RayState that rows are moved into */
         if (config->sort_rays)
@@ -92,33 +127,4 @@ int rs_trace_kernel_parse(const char* name, RsTraceKernel* out)
     else
         return -1;
     return 0;
-}
-
-RsBackend* rs_backend_create(const RsBackendConfig* config, RsError* err)
-{
-    switch (config->kind) {
-    case RS_BACKEND_CPU:
-        return rs_backend_cpu_create(config, err);
-    case RS_BACKEND_CUDA:
-        if (!rs_cuda_built()) {
-            rs_error_set(err, "--backend cuda: this raystream was built without CUDA (rebuild with -Dcuda=enabled)");
-            return NULL;
-        }
-        if (rs_cuda_device_count() <= 0) {
-            rs_error_set(err, "--backend cuda: no CUDA device found (use --backend cpu or auto)");
-            return NULL;
-        }
-        return rs_backend_cuda_create(config, err);
-    case RS_BACKEND_AUTO:
-    default:
-        if (rs_cuda_built() && rs_cuda_device_count() > 0)
-            return rs_backend_cuda_create(config, err);
-        return rs_backend_cpu_create(config, err);
-    }
-}
-
-void rs_backend_destroy(RsBackend* b)
-{
-    if (b)
-        b->ops->destroy(b);
 }

@@ -1,26 +1,27 @@
-/* backend.h - the interface between the bounce loop and the machine that runs the stages.
+/* backend.h - the interface between the bounce loop and one device that runs the stages.
  *
- * Host C11. A backend owns the wave buffers (RayState, shadow queue, path radiance, film) and
- * the dead-ray strategy's state, and runs one stage over the live rays per call. The order of
- * the calls, the wave sizes and the statistics belong to wavefront.c, the one scheduler.
- * Backends: backend_cpu.c (always built) and cuda/backend_cuda.cu (when CUDA is built).
- * The struct-of-function-pointers shape follows Embree's and Cycles' device interfaces.
+ * Host C11. A backend instance owns one device (the CPU's thread pool, or one GPU: its index,
+ * stream and kernel state; nothing is kept in function statics), the wave buffers (RayState,
+ * shadow queue, path radiance, film) and the dead-ray strategy's state, and runs one stage over
+ * the live rays per call. The order of the calls, the wave sizes and the statistics belong to
+ * wavefront.c, the one bounce loop; which device traces which part of the image belongs to
+ * renderer.c. Apps talk to the renderer, not to this table.
+ * Backends: backend_cpu.c (always built) and cuda/backend_cuda.cu (when CUDA is built); the
+ * factory is backend_factory.c. The struct-of-function-pointers shape follows Embree's and
+ * Cycles' device interfaces.
  */
 #ifndef RS_HOST_BACKEND_H
 #define RS_HOST_BACKEND_H
 
 #include "../kernel/kernel_params.h"
 #include "../kernel/tonemap.h"
+#include "deadray_table.h"
 #include "error.h"
 
 typedef enum RsDeadRay {
-    RS_DEADRAY_FLAGS,
-    RS_DEADRAY_STENCIL,
-    RS_DEADRAY_PERSISTENT,
-    RS_DEADRAY_COMPACT_SCAN,
-    RS_DEADRAY_COMPACT_BLOCK,
-    RS_DEADRAY_COMPACT_WARP,
-    RS_DEADRAY_COMPACT_CUB,
+#define RS_DEADRAY_ENUM(id, name, compaction, bytes, backends, help) RS_DEADRAY_##id,
+    RS_DEADRAY_TABLE(RS_DEADRAY_ENUM)
+#undef RS_DEADRAY_ENUM
     RS_DEADRAY_COUNT
 } RsDeadRay;
 
@@ -54,6 +55,7 @@ typedef struct RsBackendConfig {
     int time_stages;       /* CUDA: record events around every stage (the benchmark's breakdown) */
     RsTraceKernel trace_kernel;
     int sort_rays;         /* order bounce rays by ray_sort.h's key before extend (compaction strategies) */
+    int device;            /* CUDA: the device index this instance drives */
 } RsBackendConfig;
 
 /* What a frame needs besides the scene. */
@@ -63,7 +65,14 @@ typedef struct RsFrameDesc {
     uint32_t seed, max_depth, integrator, rr_depth;
 } RsFrameDesc;
 
-/* What a bounce left behind, as known on the host after drop_dead. */
+/* A wave: paths [first_path, first_path + paths) of a span of the image (kernel_params.h). */
+typedef struct RsWaveRange {
+    uint32_t span_first_index, span_pixels;
+    uint64_t first_path;
+    uint32_t paths;
+} RsWaveRange;
+
+/* What a bounce left behind, as known on the host after read_counts. */
 typedef struct RsBounceCounts {
     uint32_t live;        /* paths still alive */
     uint32_t shadow_rays; /* shadow rays traced in this bounce */
@@ -92,19 +101,27 @@ typedef struct RsBackendOps {
     int (*set_scene)(RsBackend* b, const RsSceneView* scene, RsError* err);
     /* Sizes the buffers for waves of up to wave_capacity paths and clears the film. */
     int (*set_frame)(RsBackend* b, const RsFrameDesc* frame, uint32_t wave_capacity, RsError* err);
-    int (*generate)(RsBackend* b, uint64_t first_path, uint32_t paths, RsError* err);
+    int (*generate)(RsBackend* b, const RsWaveRange* wave, RsError* err);
     /* Reorders the live index list by ray_sort.h's key (compaction strategies only). */
     int (*sort)(RsBackend* b, RsError* err);
     int (*extend)(RsBackend* b, RsError* err);
     int (*shade)(RsBackend* b, RsError* err);
     int (*connect)(RsBackend* b, RsError* err);
-    /* Applies the dead-ray strategy and reports the bounce's counts (on the GPU: one 8-byte
-     * read-back, the only synchronisation inside the bounce loop). */
-    int (*drop_dead)(RsBackend* b, RsBounceCounts* counts, RsError* err);
+    /* Applies the dead-ray strategy and starts the read-back of the bounce's counts; returns
+     * without waiting (on the GPU), so one thread can drive several devices. */
+    int (*drop_dead)(RsBackend* b, RsError* err);
+    /* Waits for drop_dead's counts (on the GPU: one 8-byte read-back, the only synchronisation
+     * inside the bounce loop) and readies the next bounce. */
+    int (*read_counts)(RsBackend* b, RsBounceCounts* counts, RsError* err);
     int (*accumulate)(RsBackend* b, RsError* err);
     /* film: width * height pixels, rgb sums | sample count */
     int (*read_film)(RsBackend* b, RsFloat4* film, RsError* err);
     int (*write_film)(RsBackend* b, const RsFloat4* film, RsError* err);
+    /* The film of one span, in pass order: values[k] is the pixel of index span_first_index + k. */
+    int (*read_film_span)(RsBackend* b, uint32_t span_first_index, uint32_t span_pixels, RsFloat4* values,
+                          RsError* err);
+    int (*write_film_span)(RsBackend* b, uint32_t span_first_index, uint32_t span_pixels, const RsFloat4* values,
+                           RsError* err);
     /* Tone-maps the film into width * height RGBA8 pixels (alpha 255), top row first, and
      * reports the luminance statistics: a parallel reduction and a histogram on the GPU. */
     int (*display)(RsBackend* b, const RsDisplaySettings* settings, uint8_t* rgba, RsDisplayStats* stats,
@@ -114,28 +131,37 @@ typedef struct RsBackendOps {
     /* Device time per stage since the last call, added to seconds[]. NULL for a backend whose
      * calls are synchronous: the scheduler times those with the wall clock. */
     int (*take_stage_times)(RsBackend* b, double seconds[RS_STAGE_COUNT], RsError* err);
+    /* Bytes of wave buffers this instance allocates per path in flight: what planning divides by. */
+    uint64_t (*bytes_per_path)(const RsBackend* b);
 } RsBackendOps;
 
 struct RsBackend {
     const RsBackendOps* ops;
     RsBackendConfig config;
     char name[32];           /* "cpu" or "cuda" */
-    char device[256];        /* e.g. "2 threads" or the GPU's name */
+    char device[256];        /* e.g. "CPU, 2 threads" or "GPU 1: NVIDIA H200 (132 SMs, sm_90)" */
     uint64_t memory_budget;  /* bytes available to wave buffers */
     uint32_t preferred_wave; /* paths per wave that keep this device busy */
     uint64_t readback_bytes; /* device-to-host bytes copied so far (counts and film) */
 };
 
+/* Strategy properties, from deadray_table.h. */
 const char* rs_deadray_name(RsDeadRay d);
 int rs_deadray_parse(const char* name, RsDeadRay* out);
 int rs_deadray_is_compaction(RsDeadRay d);
+const char* rs_deadray_help(RsDeadRay d);
+/* Whether a backend kind (CPU or CUDA) has the strategy. */
+int rs_deadray_supported(RsDeadRay d, RsBackendKind kind);
 /* "flags, stencil, ..." for help texts */
 const char* rs_deadray_list(void);
+/* The next strategy after d that `kind` has (wrapping around): the viewer's strategy key. */
+RsDeadRay rs_deadray_next(RsDeadRay d, RsBackendKind kind);
 
 /* Copies a frame's settings into the kernel parameters (both backends do this in set_frame). */
 void rs_kernel_params_set_frame(RsKernelParams* kp, const RsFrameDesc* frame);
 
-/* Bytes of wave buffers per path in flight, for a configuration: what memory planning divides by. */
+/* Bytes of wave buffers per path in flight for a configuration, from the table: an upper bound
+ * for either backend (each instance says its own through ops->bytes_per_path). */
 uint64_t rs_wave_bytes_per_path(const RsBackendConfig* config);
 
 /* Checks the combination of options a backend is asked for; 0 or -1 with the reason. */
@@ -148,9 +174,12 @@ const char* rs_trace_kernel_name(RsTraceKernel k);
 RsTraceKernel rs_trace_kernel_resolve(RsTraceKernel k, uint32_t accel, uint32_t depth);
 int rs_trace_kernel_parse(const char* name, RsTraceKernel* out);
 
-/* Creates the backend config->kind asks for; AUTO picks CUDA when a device is present. */
+/* backend_factory.c: creates the backend config->kind asks for (AUTO: CUDA when a device is
+ * present), on config->device for CUDA. */
 RsBackend* rs_backend_create(const RsBackendConfig* config, RsError* err);
 void rs_backend_destroy(RsBackend* b);
+/* What AUTO resolves to on this machine. */
+RsBackendKind rs_backend_resolve_kind(RsBackendKind kind);
 
 RsBackend* rs_backend_cpu_create(const RsBackendConfig* config, RsError* err);
 
@@ -168,7 +197,7 @@ typedef struct RsDeviceInfo {
     int driver_version, runtime_version; /* e.g. 13000 for 13.0 */
     uint64_t memory_bytes;
 } RsDeviceInfo;
-/* The current CUDA device; -1 if there is none. */
-int rs_cuda_device_info(RsDeviceInfo* info);
+/* CUDA device `device`; -1 if there is none. */
+int rs_cuda_device_info(int device, RsDeviceInfo* info);
 
 #endif /* RS_HOST_BACKEND_H */

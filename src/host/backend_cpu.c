@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../kernel/pixel_order.h"
 #include "../kernel/stage_accumulate.h"
 #include "../kernel/stage_connect.h"
 #include "../kernel/stage_extend.h"
@@ -85,6 +86,13 @@ static void free_wave(RsCpuBackend* b)
     b->capacity = 0;
 }
 
+/* The table's figure, plus the stencil words that this backend keeps for every strategy. */
+static uint64_t cpu_bytes_per_path(const RsBackend* base)
+{
+    RsDeadRay d = base->config.deadray;
+    return rs_wave_bytes_per_path(&base->config) + (d == RS_DEADRAY_STENCIL || d == RS_DEADRAY_PERSISTENT ? 0 : 1);
+}
+
 static int alloc_wave(RsCpuBackend* b, uint32_t n, RsError* err)
 {
     RsDeadRay d = b->base.config.deadray;
@@ -104,7 +112,7 @@ static int alloc_wave(RsCpuBackend* b, uint32_t n, RsError* err)
     if (!ok) {
         free_wave(b);
         return rs_error_set(err, "out of memory: wave buffers for %u paths (%.1f MiB)", n,
-                            (double)n * (double)rs_wave_bytes_per_path(&b->base.config) / 1048576.0);
+                            (double)n * (double)cpu_bytes_per_path(&b->base) / 1048576.0);
     }
     b->capacity = n;
     b->kp.rays = b->rays[0];
@@ -296,13 +304,16 @@ static int cpu_set_frame(RsBackend* base, const RsFrameDesc* f, uint32_t wave_ca
     return 0;
 }
 
-static int cpu_generate(RsBackend* base, uint64_t first_path, uint32_t paths, RsError* err)
+static int cpu_generate(RsBackend* base, const RsWaveRange* wave, RsError* err)
 {
     RsCpuBackend* b = cpu(base);
+    uint32_t paths = wave->paths;
     if (paths > b->capacity)
         return rs_error_set(err, "internal error: wave of %u paths exceeds capacity %u", paths, b->capacity);
     b->kp.rays = b->rays[0];
-    b->kp.wave_first_path = first_path;
+    b->kp.span_first_index = wave->span_first_index;
+    b->kp.span_pixels = wave->span_pixels;
+    b->kp.wave_first_path = wave->first_path;
     b->kp.wave_paths = paths;
     run_dense(b, generate_one, paths, RS_CPU_MIN_PIXELS_PER_WORKER);
     rs_cpu_deadray_reset(b, paths);
@@ -372,12 +383,19 @@ static int cpu_connect(RsBackend* base, RsError* err)
     return 0;
 }
 
-static int cpu_drop_dead(RsBackend* base, RsBounceCounts* counts, RsError* err)
+static int cpu_drop_dead(RsBackend* base, RsError* err)
 {
     (void)err;
     RsCpuBackend* b = cpu(base);
-    counts->shadow_rays = atomic_load(&b->shadow_count);
-    counts->live = rs_cpu_deadray_drop(b);
+    b->counts.shadow_rays = atomic_load(&b->shadow_count);
+    b->counts.live = rs_cpu_deadray_drop(b);
+    return 0;
+}
+
+static int cpu_read_counts(RsBackend* base, RsBounceCounts* counts, RsError* err)
+{
+    (void)err;
+    *counts = cpu(base)->counts; /* drop_dead ran to completion */
     return 0;
 }
 
@@ -402,6 +420,25 @@ static int cpu_write_film(RsBackend* base, const RsFloat4* film, RsError* err)
     (void)err;
     RsCpuBackend* b = cpu(base);
     memcpy(b->film, film, (size_t)b->film_pixels * sizeof(RsFloat4));
+    return 0;
+}
+
+static int cpu_read_film_span(RsBackend* base, uint32_t first, uint32_t pixels, RsFloat4* values, RsError* err)
+{
+    (void)err;
+    RsCpuBackend* b = cpu(base);
+    for (uint32_t k = 0; k < pixels; ++k)
+        values[k] = b->film[rs_pixel_of_index(first + k, b->kp.width, b->kp.height)];
+    return 0;
+}
+
+static int cpu_write_film_span(RsBackend* base, uint32_t first, uint32_t pixels, const RsFloat4* values,
+                               RsError* err)
+{
+    (void)err;
+    RsCpuBackend* b = cpu(base);
+    for (uint32_t k = 0; k < pixels; ++k)
+        b->film[rs_pixel_of_index(first + k, b->kp.width, b->kp.height)] = values[k];
     return 0;
 }
 
@@ -441,8 +478,25 @@ static int cpu_finish(RsBackend* base, RsError* err)
 }
 
 static const RsBackendOps cpu_ops = {
-    cpu_destroy, cpu_set_scene,  cpu_set_frame, cpu_generate, cpu_sort, cpu_extend, cpu_shade, cpu_connect,
-    cpu_drop_dead, cpu_accumulate, cpu_read_film, cpu_write_film, cpu_display, cpu_finish, NULL,
+    .destroy = cpu_destroy,
+    .set_scene = cpu_set_scene,
+    .set_frame = cpu_set_frame,
+    .generate = cpu_generate,
+    .sort = cpu_sort,
+    .extend = cpu_extend,
+    .shade = cpu_shade,
+    .connect = cpu_connect,
+    .drop_dead = cpu_drop_dead,
+    .read_counts = cpu_read_counts,
+    .accumulate = cpu_accumulate,
+    .read_film = cpu_read_film,
+    .write_film = cpu_write_film,
+    .read_film_span = cpu_read_film_span,
+    .write_film_span = cpu_write_film_span,
+    .display = cpu_display,
+    .finish = cpu_finish,
+    .take_stage_times = NULL, /* every call is synchronous: the bounce loop times them */
+    .bytes_per_path = cpu_bytes_per_path,
 };
 
 /* Paths per wave: enough to keep every worker busy and amortise the fork-join steps, small
@@ -452,9 +506,9 @@ static const RsBackendOps cpu_ops = {
 
 RsBackend* rs_backend_cpu_create(const RsBackendConfig* config, RsError* err)
 {
-    if (config->deadray == RS_DEADRAY_COMPACT_CUB) {
-        rs_error_set(err, "--deadray compact-cub uses CUB and needs the CUDA backend; on the CPU use "
-                          "compact-scan, compact-block or compact-warp");
+    if (!rs_deadray_supported(config->deadray, RS_BACKEND_CPU)) {
+        rs_error_set(err, "--deadray %s: the CPU backend does not have this strategy (%s)",
+                     rs_deadray_name(config->deadray), rs_deadray_help(config->deadray));
         return NULL;
     }
     RsCpuBackend* b = calloc(1, sizeof *b);

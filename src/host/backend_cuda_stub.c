@@ -20,8 +20,9 @@ int rs_cuda_describe(char* out, size_t size)
     return 0;
 }
 
-int rs_cuda_device_info(RsDeviceInfo* info)
+int rs_cuda_device_info(int device, RsDeviceInfo* info)
 {
+    (void)device;
     (void)info;
     return -1;
 }

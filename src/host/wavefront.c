@@ -39,7 +39,7 @@ RsFrameDesc rs_frame_from_scene(const RsScene* scene, uint32_t width, uint32_t h
 
 int rs_wavefront_plan(const RsBackend* backend, uint64_t total_paths, uint32_t* wave_capacity, RsError* err)
 {
-    uint64_t per_path = rs_wave_bytes_per_path(&backend->config);
+    uint64_t per_path = backend->ops->bytes_per_path(backend);
     uint64_t fits = backend->memory_budget / per_path;
     if (fits < 32)
         return rs_error_set(err,
@@ -85,11 +85,12 @@ static void add_depth(uint64_t* table, uint32_t depth, uint64_t n)
             return -1;                                             \
     } while (0)
 
-static int trace_wave(RsWavefront* wf, uint64_t first_path, uint32_t paths, RsError* err)
+static int trace_wave(RsWavefront* wf, const RsWaveRange* wave, RsError* err)
 {
     RsBackend* b = wf->backend;
     const RsBackendOps* ops = b->ops;
-    RS_TIMED(RS_STAGE_GENERATE, ops->generate(b, first_path, paths, err));
+    uint32_t paths = wave->paths;
+    RS_TIMED(RS_STAGE_GENERATE, ops->generate(b, wave, err));
     wf->stats.camera_rays += paths;
     uint32_t live = paths;
     /* max_depth + 1: a path whose last vertex is specular traces one more segment, for emission
@@ -104,7 +105,7 @@ static int trace_wave(RsWavefront* wf, uint64_t first_path, uint32_t paths, RsEr
         RS_TIMED(RS_STAGE_EXTEND, ops->extend(b, err));
         RS_TIMED(RS_STAGE_SHADE, ops->shade(b, err));
         RS_TIMED(RS_STAGE_CONNECT, ops->connect(b, err));
-        RS_TIMED(RS_STAGE_DROP_DEAD, ops->drop_dead(b, &counts, err));
+        RS_TIMED(RS_STAGE_DROP_DEAD, ops->drop_dead(b, err) || ops->read_counts(b, &counts, err));
         add_depth(wf->stats.shadow_at_depth, depth, counts.shadow_rays);
         wf->stats.shadow_rays += counts.shadow_rays;
         live = counts.live;
@@ -114,18 +115,20 @@ static int trace_wave(RsWavefront* wf, uint64_t first_path, uint32_t paths, RsEr
     return 0;
 }
 
-int rs_wavefront_trace(RsWavefront* wf, uint64_t first_path, uint64_t paths, RsError* err)
+int rs_wavefront_trace(RsWavefront* wf, const RsPathRange* range, RsError* err)
 {
     uint64_t readback_before = wf->backend->readback_bytes;
+    uint64_t paths = range->paths;
+    RsWaveRange wave = {range->span_first_index, range->span_pixels, range->first_path, 0};
     int stopped = 0;
     wf->paths_traced = 0;
     while (paths > 0 && !stopped) {
-        uint32_t n = paths < wf->wave_capacity ? (uint32_t)paths : wf->wave_capacity;
-        if (trace_wave(wf, first_path, n, err))
+        wave.paths = paths < wf->wave_capacity ? (uint32_t)paths : wf->wave_capacity;
+        if (trace_wave(wf, &wave, err))
             return -1;
-        first_path += n;
-        paths -= n;
-        wf->paths_traced += n;
+        wave.first_path += wave.paths;
+        paths -= wave.paths;
+        wf->paths_traced += wave.paths;
         stopped = paths > 0 && wf->stop && *wf->stop;
     }
     wf->stats.readback_bytes += wf->backend->readback_bytes - readback_before;
@@ -134,3 +137,37 @@ int rs_wavefront_trace(RsWavefront* wf, uint64_t first_path, uint64_t paths, RsE
         return -1;
     return stopped ? RS_WAVEFRONT_STOPPED : 0;
 }
+
+void rs_trace_stats_add(RsTraceStats* a, const RsTraceStats* b)
+{
+    a->camera_rays += b->camera_rays;
+    a->bounce_rays += b->bounce_rays;
+    a->shadow_rays += b->shadow_rays;
+    for (int d = 0; d <= RS_STATS_DEPTHS; ++d) {
+        a->live_at_depth[d] += b->live_at_depth[d];
+        a->shadow_at_depth[d] += b->shadow_at_depth[d];
+    }
+    for (int s = 0; s < RS_STAGE_COUNT; ++s)
+        a->stage_seconds[s] += b->stage_seconds[s];
+    a->readback_bytes += b->readback_bytes;
+    a->waves += b->waves;
+}
+
+RsTraceStats rs_trace_stats_since(const RsTraceStats* now, const RsTraceStats* before)
+{
+    RsTraceStats d = *now;
+    d.camera_rays -= before->camera_rays;
+    d.bounce_rays -= before->bounce_rays;
+    d.shadow_rays -= before->shadow_rays;
+    for (int k = 0; k <= RS_STATS_DEPTHS; ++k) {
+        d.live_at_depth[k] -= before->live_at_depth[k];
+        d.shadow_at_depth[k] -= before->shadow_at_depth[k];
+    }
+    for (int s = 0; s < RS_STAGE_COUNT; ++s)
+        d.stage_seconds[s] -= before->stage_seconds[s];
+    d.readback_bytes -= before->readback_bytes;
+    d.waves -= before->waves;
+    return d;
+}
+
+uint64_t rs_trace_stats_rays(const RsTraceStats* s) { return s->camera_rays + s->bounce_rays + s->shadow_rays; }

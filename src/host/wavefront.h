@@ -38,6 +38,13 @@ typedef struct RsWavefront {
     uint64_t paths_traced; /* paths accumulated into the film by the last rs_wavefront_trace */
 } RsWavefront;
 
+/* Paths [first_path, first_path + paths) of a span of the image, numbered as in
+ * kernel_params.h; the whole image is the span {0, width * height}. */
+typedef struct RsPathRange {
+    uint32_t span_first_index, span_pixels;
+    uint64_t first_path, paths;
+} RsPathRange;
+
 #define RS_WAVEFRONT_STOPPED 1
 
 /* Default Russian roulette start (segments), as pbrt-v4's PathIntegrator (depth > 1). */
@@ -46,18 +53,25 @@ typedef struct RsWavefront {
 RsFrameDesc rs_frame_from_scene(const RsScene* scene, uint32_t width, uint32_t height, uint32_t max_depth,
                                 uint32_t integrator, uint32_t seed);
 
-/* Picks the wave size: the backend's preferred size, cut to the memory budget and to the
- * work at hand. Fails if not even one 32-ray batch fits, saying how much memory it needs. */
+/* Picks the wave size: the backend's preferred size, cut to the memory budget (divided by
+ * ops->bytes_per_path) and to the work at hand. Fails if not even one 32-ray batch fits, saying how much memory it needs. */
 int rs_wavefront_plan(const RsBackend* backend, uint64_t total_paths, uint32_t* wave_capacity, RsError* err);
 
 /* Uploads nothing: the scene must already be set on the backend. Clears the film. */
 int rs_wavefront_begin(RsWavefront* wf, RsBackend* backend, const RsFrameDesc* frame, uint32_t wave_capacity,
                        RsError* err);
 
-/* Traces global paths [first_path, first_path + paths) in waves and accumulates them: returns 0
- * when all are in the film, -1 on error, RS_WAVEFRONT_STOPPED when wf->stop ended it early;
- * wf->paths_traced says how many (from first_path on) were accumulated. */
-int rs_wavefront_trace(RsWavefront* wf, uint64_t first_path, uint64_t paths, RsError* err);
+/* Traces a range of paths in waves and accumulates them: returns 0 when all are in the film,
+ * -1 on error, RS_WAVEFRONT_STOPPED when wf->stop ended it early; wf->paths_traced says how
+ * many (from range->first_path on) were accumulated. */
+int rs_wavefront_trace(RsWavefront* wf, const RsPathRange* range, RsError* err);
+
+/* Adds b's counts and stage times to a. */
+void rs_trace_stats_add(RsTraceStats* a, const RsTraceStats* b);
+/* a - b, field by field: what happened between two snapshots of the same counters. */
+RsTraceStats rs_trace_stats_since(const RsTraceStats* now, const RsTraceStats* before);
+/* Every ray traced: camera, bounce and shadow. */
+uint64_t rs_trace_stats_rays(const RsTraceStats* s);
 
 const char* rs_stage_name(RsStage s);
 

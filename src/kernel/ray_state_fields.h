@@ -2,7 +2,7 @@
  *
  * Shared header (gcc C11, g++, nvcc). ray_state.h expands this list into the SoA pointer
  * struct, the register copy, load/store, the row move used by payload compaction and the
- * debug names; src/host/ray_buffers.c and cuda/ray_buffers_cuda.cu expand it into allocation.
+ * debug names; src/host/backend_cpu.c and cuda/cuda_buffers.cu expand it into allocation.
  *
  * Every field is exactly 16 bytes (RsFloat4 / RsUint4) so that one field of one ray is one
  * 128-bit access and a warp reads 512 contiguous bytes (GPU Gems 2, section 33.3.2; "Real-time

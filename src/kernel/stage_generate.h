@@ -15,10 +15,9 @@
 
 RS_FN void rs_stage_generate(const RsKernelParams* kp, uint32_t slot)
 {
-    uint32_t pixel_count = rs_pixel_count(kp);
-    uint64_t global_path = kp->wave_first_path + slot;
-    uint32_t pixel = rs_pixel_of_index((uint32_t)(global_path % pixel_count), kp->width, kp->height);
-    uint32_t sample = (uint32_t)(global_path / pixel_count);
+    uint64_t l = kp->wave_first_path + slot;
+    uint32_t pixel = rs_pixel_of_index(rs_span_index(kp, l), kp->width, kp->height);
+    uint32_t sample = (uint32_t)(l / kp->span_pixels);
     uint32_t key = rs_rng_path_key(kp->seed, pixel, sample);
 
     float film_x = (float)(pixel % kp->width) + rs_rng(key, 0, RS_DIM_PIXEL_X);

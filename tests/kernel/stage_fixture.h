@@ -42,6 +42,8 @@ static inline void fixture_init(Fixture* f)
     kp->scene = rs_scene_view(s);
     kp->width = 8;
     kp->height = 4;
+    kp->span_first_index = 0; /* the whole image is one span */
+    kp->span_pixels = kp->width * kp->height;
     kp->seed = 9;
     kp->max_depth = 8;
     kp->integrator = RS_INTEGRATOR_PATH;

@@ -50,6 +50,33 @@ int main(void)
         CHECK(in_wave ? (v.w == 1.0f && v.x == (float)slot) : v.w == 0.0f,
               "small wave, pixel %u (index %u): (%g, count %g)", p, index, v.x, v.w);
     }
+
+    /* a span (indices 12..19): a wave that starts in its sample 7 and wraps into sample 8 adds to
+     * the span's pixels only, each pixel's paths in sample order */
+    f.kp.span_first_index = 12;
+    f.kp.span_pixels = 8;
+    f.kp.wave_first_path = 7ull * 8 + 5; /* sample 7, index 17 */
+    f.kp.wave_paths = 12;                /* indices 17, 18, 19, then 12..19, then 12 */
+    for (uint32_t slot = 0; slot < f.kp.wave_paths; ++slot)
+        f.kp.path_radiance[slot] = rs_float4((float)(slot + 1), 0, 0, 0);
+    for (uint32_t p = 0; p < pixels; ++p)
+        f.kp.film[p] = rs_float4(0, 0, 0, 0);
+    CHECK(rs_accumulate_count(&f.kp) == 8, "a 12-path wave over an 8-pixel span needs %u calls, expected 8",
+          rs_accumulate_count(&f.kp));
+    for (uint32_t lane = 0; lane < rs_accumulate_count(&f.kp); ++lane)
+        rs_stage_accumulate(&f.kp, lane);
+    for (uint32_t p = 0; p < pixels; ++p) {
+        uint32_t index = rs_index_of_pixel(p, f.kp.width, f.kp.height);
+        float sum = 0.0f, count = 0.0f;
+        for (uint32_t slot = 0; slot < f.kp.wave_paths; ++slot)
+            if (12 + (5 + slot) % 8 == index) {
+                sum += (float)(slot + 1);
+                count += 1.0f;
+            }
+        RsFloat4 v = f.kp.film[p];
+        CHECK(v.x == sum && v.w == count, "span wave, pixel %u (index %u): (%g, count %g), expected (%g, %g)", p,
+              index, v.x, v.w, sum, count);
+    }
     fixture_free(&f);
     return rs_test_finish("test_stage_accumulate");
 }

@@ -69,6 +69,23 @@ int main(void)
         CHECK((uint32_t)px == pixel % f.kp.width && (uint32_t)py == pixel / f.kp.width,
               "slot %u: ray through (%g, %g), expected pixel %u", slot, px, py, pixel);
     }
+
+    /* a span of the image (indices 8..23, as a device sharing the image traces it): a path's
+     * pixel, sample and random numbers are those of the same path traced in a whole-image pass */
+    f.kp.span_first_index = 8;
+    f.kp.span_pixels = 16;
+    f.kp.wave_first_path = 3ull * 16 + 10; /* sample 3, index 18 */
+    f.kp.wave_paths = 20;                  /* indices 18..23, then 8..21 of sample 4 */
+    for (uint32_t slot = 0; slot < f.kp.wave_paths; ++slot)
+        rs_stage_generate(&f.kp, slot);
+    for (uint32_t slot = 0; slot < f.kp.wave_paths; ++slot) {
+        uint32_t index = slot < 6 ? 18 + slot : 8 + (slot - 6), sample = slot < 6 ? 3 : 4;
+        uint32_t pixel = rs_pixel_of_index(index, f.kp.width, f.kp.height);
+        RsUint4 path = f.kp.rays.path[slot];
+        CHECK(path.y == pixel && path.w == rs_rng_path_key(f.kp.seed, pixel, sample),
+              "span slot %u: pixel %u key %u, expected pixel %u (index %u) of sample %u", slot, path.y, path.w, pixel,
+              index, sample);
+    }
     fixture_free(&f);
     return rs_test_finish("test_stage_generate");
 }

@@ -8,43 +8,52 @@
 #include <string.h>
 
 #include "../../src/host/scene.h"
-#include "../../src/host/wavefront.h"
+#include "../../src/host/renderer.h"
 
 typedef struct TestRender {
     uint32_t width, height, spp, max_depth, integrator, seed;
     uint64_t wave_limit; /* 0: let the planner choose */
 } TestRender;
 
-/* Renders and returns the film (width * height RsFloat4, caller frees), NULL on error. */
-static inline RsFloat4* test_render(const RsScene* scene, const RsBackendConfig* config, const TestRender* tr,
-                             RsTraceStats* stats_out, RsError* err)
+/* Renders through the renderer layer on `devices` devices of config's kind (0: all) and
+ * returns the film (width * height RsFloat4, caller frees), NULL on error. */
+static inline RsFloat4* test_render_on(const RsScene* scene, const RsBackendConfig* config, int devices,
+                                       const TestRender* tr, RsTraceStats* stats_out, RsError* err)
 {
-    RsBackend* b = rs_backend_create(config, err);
-    if (!b)
+    RsRendererConfig rc;
+    memset(&rc, 0, sizeof rc);
+    rc.backend = *config;
+    rc.device_count = devices;
+    for (int i = 0; i < devices && i < RS_MAX_DEVICES; ++i)
+        rc.devices[i] = i;
+    RsRenderer* r = rs_renderer_create(scene, &rc, err);
+    if (!r)
         return NULL;
-    RsSceneView view = rs_scene_view(scene);
     RsFrameDesc frame = rs_frame_from_scene(scene, tr->width, tr->height, tr->max_depth, tr->integrator, tr->seed);
     uint64_t pixels = (uint64_t)tr->width * tr->height;
-    uint32_t wave = 0;
-    RsWavefront wf;
     RsFloat4* film = NULL;
-    if (b->ops->set_scene(b, &view, err) || rs_wavefront_plan(b, pixels * tr->spp, &wave, err))
-        goto done;
-    if (tr->wave_limit && wave > tr->wave_limit)
-        wave = (uint32_t)tr->wave_limit;
-    if (rs_wavefront_begin(&wf, b, &frame, wave, err) || rs_wavefront_trace(&wf, 0, pixels * tr->spp, err))
+    /* a planned size of wave_limit paths per device caps the waves at that */
+    uint64_t planned = tr->wave_limit ? tr->wave_limit * (uint64_t)(devices > 0 ? devices : 1) : pixels * tr->spp;
+    if (rs_renderer_begin(r, &frame, planned, err) || rs_renderer_trace(r, pixels * tr->spp, err))
         goto done;
     film = malloc(pixels * sizeof *film);
-    if (!film || b->ops->read_film(b, film, err)) {
+    if (!film || rs_renderer_read_film(r, film, err)) {
         free(film);
         film = NULL;
         goto done;
     }
     if (stats_out)
-        *stats_out = wf.stats;
+        *stats_out = rs_renderer_stats(r);
 done:
-    rs_backend_destroy(b);
+    rs_renderer_destroy(r);
     return film;
+}
+
+/* The same on one device. */
+static inline RsFloat4* test_render(const RsScene* scene, const RsBackendConfig* config, const TestRender* tr,
+                                    RsTraceStats* stats_out, RsError* err)
+{
+    return test_render_on(scene, config, 1, tr, stats_out, err);
 }
 
 /* Mean of the per-pixel averages, per channel. */

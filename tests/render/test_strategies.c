@@ -59,7 +59,9 @@ static void check_strategies(const RsScene* scene, uint32_t integrator, int full
     CHECK(again && memcmp(ref, again, pixels * sizeof *ref) == 0, "%s: two identical runs differ", accel);
     free(again);
 
-    for (int d = 0; d < RS_DEADRAY_COMPACT_CUB; ++d) {
+    for (int d = 0; d < RS_DEADRAY_COUNT; ++d) {
+        if (!rs_deadray_supported((RsDeadRay)d, RS_BACKEND_CPU))
+            continue;
         int compaction = rs_deadray_is_compaction((RsDeadRay)d);
         for (uint32_t threads = full ? 1 : 2; threads <= (full ? 3u : 2u); ++threads) {
             for (int payload = 0; payload <= compaction; ++payload) {
