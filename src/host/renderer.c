@@ -117,8 +117,6 @@ RsRenderer* rs_renderer_create(const RsScene* scene, const RsRendererConfig* con
     }
     r->config = *config;
     r->config.backend.kind = rs_backend_resolve_kind(config->backend.kind);
-    if (r->config.spans_per_device == 0)
-        r->config.spans_per_device = RS_SPANS_PER_DEVICE;
     pthread_mutex_init(&r->lock, NULL);
     pthread_cond_init(&r->work, NULL);
     pthread_cond_init(&r->progress, NULL);
@@ -184,16 +182,34 @@ void rs_renderer_destroy(RsRenderer* r)
 
 /* ---- frames ---- */
 
+/* How many spans several devices share the image in. Asked for: spans_per_device each.
+ * Otherwise as few as keep each span's piece within one wave of the smallest device (a piece
+ * that spills into a second, small wave costs that wave's fixed bounce-loop overhead, and
+ * smaller waves leave a GPU idle in the deep bounces), but at least four per device, so the
+ * queue can even out the devices' speeds. */
+static uint32_t span_count_for(const RsRenderer* r, uint64_t planned_paths)
+{
+    uint32_t devices = (uint32_t)r->device_count;
+    if (devices == 1)
+        return 1;
+    if (r->config.spans_per_device)
+        return devices * r->config.spans_per_device;
+    uint64_t wave = UINT64_MAX;
+    for (int i = 0; i < r->device_count; ++i)
+        wave = r->devices[i].wf.wave_capacity < wave ? r->devices[i].wf.wave_capacity : wave;
+    uint64_t spp = planned_paths / r->pixels > 0 ? planned_paths / r->pixels : 1;
+    uint64_t band_paths = (uint64_t)RS_TILE_H * r->width * spp;
+    uint64_t bands_per_span = wave / band_paths > 0 ? wave / band_paths : 1;
+    uint64_t bands = (r->height + RS_TILE_H - 1) / RS_TILE_H;
+    uint64_t count = (bands + bands_per_span - 1) / bands_per_span;
+    return (uint32_t)(count < 4ull * devices ? 4ull * devices : count);
+}
+
 int rs_renderer_begin(RsRenderer* r, const RsFrameDesc* frame, uint64_t planned_paths, RsError* err)
 {
     r->width = frame->width;
     r->height = frame->height;
     r->pixels = (uint64_t)frame->width * frame->height;
-    free(r->spans);
-    r->spans = NULL;
-    uint32_t span_count = several(r) ? (uint32_t)r->device_count * r->config.spans_per_device : 1;
-    if (rs_spans_plan(frame->width, frame->height, span_count, &r->spans, &r->span_count, err))
-        return -1;
     uint64_t per_device = planned_paths / (uint64_t)r->device_count;
     for (int i = 0; i < r->device_count; ++i) {
         RsDevice* d = &r->devices[i];
@@ -204,6 +220,11 @@ int rs_renderer_begin(RsRenderer* r, const RsFrameDesc* frame, uint64_t planned_
         memset(&d->stats, 0, sizeof d->stats);
         d->paths = 0;
     }
+    free(r->spans);
+    r->spans = NULL;
+    if (rs_spans_plan(frame->width, frame->height, span_count_for(r, planned_paths), &r->spans, &r->span_count,
+                      err))
+        return -1;
     if (several(r)) {
         free(r->film);
         r->film = calloc(r->pixels, sizeof *r->film);

@@ -30,16 +30,15 @@
 #include "wavefront.h"
 
 #define RS_MAX_DEVICES 16
-/* Spans per device when several devices share an image: enough that the last pieces to finish
- * are a small part of each device's work (the queue's tail), few enough that every piece fills
- * a GPU. The viewer, which traces a slice per frame, asks for fewer. */
-#define RS_SPANS_PER_DEVICE 32
 
 typedef struct RsRendererConfig {
     RsBackendConfig backend;     /* every device's settings; .device is set per device */
     int devices[RS_MAX_DEVICES]; /* CUDA device indices (CPU: instances sharing the processors) */
     int device_count;            /* 0: every device of the backend's kind (all GPUs, or the CPU) */
-    uint32_t spans_per_device;   /* 0: RS_SPANS_PER_DEVICE */
+    /* Spans per device when several share the image; 0: as few as keep a span's paths within
+     * one wave, at least 4 per device (renderer.c). The viewer, which traces a slice of
+     * the image's paths per frame, asks for 2. */
+    uint32_t spans_per_device;
     /* Makes each device's backend; NULL: rs_backend_create. Tests wrap a backend here (to make
      * a device fail on cue, say). */
     RsBackend* (*create_backend)(const RsBackendConfig* config, RsError* err);

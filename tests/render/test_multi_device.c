@@ -34,7 +34,7 @@ typedef struct FailingBackend {
     int waves_left; /* the cue: when this reaches 0 in generate */
 } FailingBackend;
 
-static int failing_device = -1; /* which device's backend has the cue (by its config.device) */
+static int failing_device = -1; /* which device's backend has the cue (by its config.device; -2: all) */
 static int failing_waves = 0;
 static volatile sig_atomic_t* cue_flag = NULL; /* set: raise this flag at the cue instead of failing */
 
@@ -97,7 +97,7 @@ static RsBackendOps failing_ops = {
 static RsBackend* failing_create(const RsBackendConfig* c, RsError* err)
 {
     RsBackend* inner = rs_backend_create(c, err);
-    if (!inner || c->device != failing_device)
+    if (!inner || (c->device != failing_device && failing_device != -2))
         return inner;
     FailingBackend* f = calloc(1, sizeof *f);
     f->base = *inner;
@@ -178,8 +178,9 @@ int main(int argc, char** argv)
             int n = devices <= most ? devices : most;
             RsBackendConfig cfg = base;
             cfg.deadray = strategies[s];
-            /* small waves (planned 600 paths a device): many pieces, spans cut mid-pass */
-            RsRenderer* r = make(&scene, &cfg, n, 4, NULL, 600ull * (uint64_t)n, &err);
+            /* small waves (planned 600 paths a device): many pieces, spans cut mid-pass; every
+             * other strategy with the automatic span count */
+            RsRenderer* r = make(&scene, &cfg, n, s % 2 ? 0 : 4, NULL, 600ull * (uint64_t)n, &err);
             CHECK(r != NULL, "%s on %d devices: %s", rs_deadray_name(cfg.deadray), n, err.message);
             if (!r)
                 continue;
@@ -214,8 +215,8 @@ int main(int argc, char** argv)
         static volatile sig_atomic_t stop;
         stop = 0;
         cue_flag = &stop;
-        failing_device = 0;
-        failing_waves = 4;
+        failing_device = -2; /* whichever device reaches its third wave first raises the stop */
+        failing_waves = 2;
         RsRenderer* r = make(&scene, &base, first, 3, failing_create, 700ull * (uint64_t)first, &err);
         CHECK(r != NULL, "stop case: %s", err.message);
         if (!r)
