@@ -185,8 +185,9 @@ void rs_renderer_destroy(RsRenderer* r)
 /* How many spans several devices share the image in. Asked for: spans_per_device each.
  * Otherwise as few as keep each span's piece within one wave of the smallest device (a piece
  * that spills into a second, small wave costs that wave's fixed bounce-loop overhead, and
- * smaller waves leave a GPU idle in the deep bounces), but at least four per device, so the
- * queue can even out the devices' speeds. */
+ * smaller waves leave a GPU idle in the deep bounces), at least four per device, so the queue
+ * can even out the devices' speeds, and a multiple of the device count, so equal devices end
+ * together (34 spans on 4 GPUs left two of them a ninth span: 3.61x instead of ~3.8x). */
 static uint32_t span_count_for(const RsRenderer* r, uint64_t planned_paths)
 {
     uint32_t devices = (uint32_t)r->device_count;
@@ -202,7 +203,8 @@ static uint32_t span_count_for(const RsRenderer* r, uint64_t planned_paths)
     uint64_t bands_per_span = wave / band_paths > 0 ? wave / band_paths : 1;
     uint64_t bands = (r->height + RS_TILE_H - 1) / RS_TILE_H;
     uint64_t count = (bands + bands_per_span - 1) / bands_per_span;
-    return (uint32_t)(count < 4ull * devices ? 4ull * devices : count);
+    count = count < 4ull * devices ? 4ull * devices : (count + devices - 1) / devices * devices;
+    return (uint32_t)(count < bands ? count : bands);
 }
 
 int rs_renderer_begin(RsRenderer* r, const RsFrameDesc* frame, uint64_t planned_paths, RsError* err)
