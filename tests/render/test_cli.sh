@@ -102,6 +102,23 @@ cmp -s "$tmp/uncapped.pfm" "$tmp/capped.pfm" || fail "--max-memory 64K changed t
 "$rs" render "$scenes/mirrors.json" --spp 1 $small -o "$tmp/tiny.pfm" --max-memory 1K 2>"$tmp/e"
 [ $? -eq 1 ] && grep -q "not enough memory for even one wave" "$tmp/e" || fail "1K cap: $(cat "$tmp/e")"
 
+# several devices (CPU instances sharing the processors): the same image bit for bit, and a
+# checkpoint written by three resumes on one and the other way round
+"$rs" render "$scenes/mirrors.json" --spp 3 $small -o "$tmp/three.pfm" --devices 0,1,2 || fail "render on 3 CPU devices"
+cmp -s "$tmp/uncapped.pfm" "$tmp/three.pfm" || fail "--devices 0,1,2 changed the image"
+"$rs" render "$scenes/mirrors.json" --spp 2 $small -o "$tmp/d3.pfm" --devices 0,1,2 --checkpoint "$tmp/d3.ck" ||
+    fail "checkpointed render on 3 devices"
+"$rs" render "$scenes/mirrors.json" --spp 3 $small -o "$tmp/d1.pfm" --resume "$tmp/d3.ck" || fail "resume on 1 device"
+cmp -s "$tmp/uncapped.pfm" "$tmp/d1.pfm" || fail "a checkpoint of 3 devices resumed on 1 differs"
+"$rs" render "$scenes/mirrors.json" --spp 2 $small -o "$tmp/d1b.pfm" --checkpoint "$tmp/d1.ck" || fail "checkpoint on 1"
+"$rs" render "$scenes/mirrors.json" --spp 3 $small -o "$tmp/d2.pfm" --devices 1,0 --resume "$tmp/d1.ck" ||
+    fail "resume on 2 devices"
+cmp -s "$tmp/uncapped.pfm" "$tmp/d2.pfm" || fail "a checkpoint of 1 device resumed on 2 differs"
+for bad in "0,0" "0," "x" "-1" "99"; do
+    "$rs" render "$scenes/mirrors.json" --spp 1 $small -o "$tmp/x.pfm" --devices "$bad" 2>"$tmp/e"
+    [ $? -ne 0 ] && grep -q -- "--devices" "$tmp/e" || fail "--devices $bad: $(cat "$tmp/e")"
+done
+
 # absurd requests fail at once with a message
 for bad in "--width 100000" "--height -5" "--spp 0" "--max-depth 0" "--max-memory 0" "--threads 0"; do
     "$rs" render "$scenes/cornell.json" $bad -o "$tmp/x.png" 2>"$tmp/e"

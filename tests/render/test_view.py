@@ -57,6 +57,18 @@ with tempfile.TemporaryDirectory() as tmp:
         check_state(json.load(open(f"{tmp}/h.json")), "headless")
         check(nontrivial(f"{tmp}/h.png"), "headless screenshot is flat or black")
 
+    # several devices (CPU instances): the keys, the state and the picture work the same, and the
+    # state names both devices
+    r = subprocess.run([raystream, "view", cornell, "--headless", "--frames", "12", "--keys", "4,m,i,b",
+                        "--devices", "0,1", "--state", f"{tmp}/d.json", "--screenshot", f"{tmp}/d.png"] + common,
+                       capture_output=True, text=True, timeout=120, cwd=tmp)
+    check(r.returncode == 0, f"headless view on 2 devices failed: {r.stderr}")
+    if r.returncode == 0:
+        state = json.load(open(f"{tmp}/d.json"))
+        check_state(state, "2 devices")
+        check(state["devices"] == 2 and state["device"].startswith("2 devices"), f"2 devices: state {state['device']}")
+        check(nontrivial(f"{tmp}/d.png"), "2-device screenshot is flat or black")
+
     # the final summary: the run's average (frames over the time since the first frame, window and
     # display included), not the last frames' smoothed work time, which overstated it once
     # nothing was left to trace (--spp reached after the first frames)
