@@ -24,6 +24,7 @@
 #include "../host/scene_json.h"
 #include "../host/renderer.h"
 #include "cli.h"
+#include "cluster.h"
 #include "command_args.h"
 #include "commands.h"
 #include "interrupt.h"
@@ -178,20 +179,47 @@ static void report_stop(const char* what, const RsFloat4* film, uint64_t pixels,
                     sum / (double)pixels, spp, (double)lo, (double)hi);
 }
 
-/* What the renderer's tick needs: progress lines and timed checkpoints. */
+/* What the renderer's tick needs: progress lines, timed checkpoints and, under mpirun, the
+ * stops that rank 0 passes on to the other ranks. */
 typedef struct RenderProgress {
     RsRenderer* renderer;
     const RsRenderArgs* args;
     const RsCheckpointHeader* checkpoint;
+    RsCluster* cluster;
     uint64_t first, total, pixels;
     double start, last_report, last_checkpoint;
     int tty;
+    int stop_sent;                               /* rank 0: the stop level passed on so far */
+    volatile sig_atomic_t stop_pass, stop_wave;  /* the other ranks: rank 0's stops */
 } RenderProgress;
+
+/* Paths done, over the whole image: under mpirun this rank's share, scaled to the image. */
+static uint64_t image_paths_done(const RenderProgress* p)
+{
+    uint64_t done = 0, target = 0;
+    rs_renderer_progress(p->renderer, &done, &target);
+    if (p->cluster->size == 1 || target == 0)
+        return done;
+    return (uint64_t)((double)done / (double)target * (double)p->total);
+}
 
 static void render_tick(void* ctx)
 {
     RenderProgress* p = ctx;
-    uint64_t done = rs_renderer_paths_done(p->renderer);
+    if (p->cluster->size > 1) {
+        if (p->cluster->rank == 0) {
+            int level = rs_interrupt_count() >= 2 ? 2 : rs_interrupt_count();
+            if (level > p->stop_sent) {
+                rs_cluster_send_stop(p->cluster, level);
+                p->stop_sent = level;
+            }
+        } else {
+            int level = rs_cluster_poll_stop(p->cluster);
+            p->stop_pass |= level >= 1;
+            p->stop_wave |= level >= 2;
+        }
+    }
+    uint64_t done = image_paths_done(p);
     double now = now_seconds();
     if (!p->args->opt.quiet && now - p->last_report > (p->tty ? 0.25 : 5.0)) {
         RsTraceStats stats = rs_renderer_stats(p->renderer);
@@ -199,11 +227,40 @@ static void render_tick(void* ctx)
                         p->tty);
         p->last_report = now;
     }
-    if (p->args->checkpoint && now - p->last_checkpoint >= (double)p->args->checkpoint_every && done < p->total) {
+    /* under mpirun the film is gathered once, at the end (or on an interrupt) */
+    if (p->args->checkpoint && p->cluster->size == 1 && now - p->last_checkpoint >= (double)p->args->checkpoint_every &&
+        done < p->total) {
         save_checkpoint(p->renderer, p->args->checkpoint, p->checkpoint, done);
         p->last_checkpoint = now;
     }
 }
+
+/* Under mpirun: every rank's film summed into rank 0's, which then holds the whole image (and
+ * the others are done). *stopped and the ray counts become the job's. Returns 1 on ranks other
+ * than 0, 0 on rank 0, -1 on an error. */
+static int gather(RsCluster* cl, RsRenderer* renderer, uint64_t pixels, uint32_t spp, int* stopped, RsTraceStats* s,
+                  RsError* err)
+{
+    RsFloat4* film = malloc(pixels * sizeof *film);
+    uint64_t rays[3] = {s->camera_rays, s->bounce_rays, s->shadow_rays};
+    if (!film || rs_renderer_read_film(renderer, film, err) || rs_cluster_max_int(cl, stopped) ||
+        rs_cluster_sum_u64(cl, rays, 3) || rs_cluster_sum_film(cl, film, pixels)) {
+        free(film);
+        return film ? -1 : rs_error_set(err, "out of memory gathering the film");
+    }
+    int status = 1;
+    if (cl->rank == 0) {
+        s->camera_rays = rays[0];
+        s->bounce_rays = rays[1];
+        s->shadow_rays = rays[2];
+        rs_renderer_set_share(renderer, 0, 1); /* from here on, the whole image */
+        status = rs_renderer_resume(renderer, film, spp, err);
+    }
+    free(film);
+    return status;
+}
+
+static int render_main(RsRenderArgs* args, RsCluster* cl);
 
 int rs_cmd_render(int argc, char** argv)
 {
@@ -213,8 +270,26 @@ int rs_cmd_render(int argc, char** argv)
         rs_render_usage(stdout);
         return RS_EXIT_OK;
     }
-    if (parsed < 0 || check_destinations(&a))
-        return parsed < 0 ? RS_EXIT_USAGE : RS_EXIT_FAILURE;
+    if (parsed < 0)
+        return RS_EXIT_USAGE;
+    RsCluster cl;
+    if (rs_cluster_join(&cl))
+        return RS_EXIT_FAILURE;
+    if (cl.rank != 0)
+        a.opt.quiet = 1; /* progress and notes come from rank 0 */
+    int status = render_main(&a, &cl);
+    /* a rank that cannot go on must not leave the others waiting in the gather */
+    if (cl.size > 1 && status != RS_EXIT_OK && status != RS_EXIT_INTERRUPTED)
+        rs_cluster_abort(&cl, status);
+    rs_cluster_leave(&cl);
+    return status;
+}
+
+static int render_main(RsRenderArgs* args, RsCluster* cl)
+{
+    RsRenderArgs a = *args;
+    if (cl->rank == 0 && check_destinations(&a))
+        return RS_EXIT_FAILURE;
     const RsCommonOptions* opt = &a.opt;
 
     RsError err = {{0}};
@@ -244,16 +319,23 @@ int rs_cmd_render(int argc, char** argv)
     RsFrameDesc frame = rs_frame_from_scene(&scene, rd.width, rd.height, rd.max_depth, rd.integrator, rd.seed);
     RsRendererConfig rc = rs_common_renderer_config(opt);
     RsRenderer* renderer = rs_renderer_create(&scene, &rc, &err);
+    if (renderer)
+        rs_renderer_set_share(renderer, (uint32_t)cl->rank, (uint32_t)cl->size);
     if (!renderer || rs_renderer_begin(renderer, &frame, total, &err)) {
-        rs_cli_error("%s", err.message);
+        if (cl->size > 1)
+            rs_cli_error("rank %d of %d: %s", cl->rank, cl->size, err.message);
+        else
+            rs_cli_error("%s", err.message);
         goto done;
     }
     if (!opt->quiet) {
-        char devices[1024];
+        char devices[1024], ranks[64] = "";
         rs_renderer_describe(renderer, devices, sizeof devices);
-        rs_cli_note("%s: %ux%u, %u spp, %s, max depth %u, %s on %s, %zu primitives in %s%s (%.2f s)", a.scene_path,
+        if (cl->size > 1)
+            snprintf(ranks, sizeof ranks, " (rank 0 of %d)", cl->size);
+        rs_cli_note("%s: %ux%u, %u spp, %s, max depth %u, %s on %s%s, %zu primitives in %s%s (%.2f s)", a.scene_path,
                     rd.width, rd.height, rd.spp, rs_integrator_name(rd.integrator), rd.max_depth,
-                    rs_deadray_name(opt->backend.deadray), devices, scene.prims.count,
+                    rs_deadray_name(opt->backend.deadray), devices, ranks, scene.prims.count,
                     rs_accel_name(scene.accel.view.kind), scene.accel_options.spatial_splits ? "+sbvh" : "",
                     scene.accel.stats.build_seconds);
     }
@@ -291,15 +373,44 @@ int rs_cmd_render(int argc, char** argv)
                         rd.spp);
     }
     rs_interrupt_install();
-    rs_renderer_set_stop(renderer, rs_interrupt_pass_flag(), rs_interrupt_stop_flag());
-    RenderProgress progress = {renderer, &a, &ck, rs_renderer_paths_done(renderer), total, pixels, 0.0, 0.0, 0.0,
-                               isatty(2)};
+    RenderProgress progress;
+    memset(&progress, 0, sizeof progress);
+    progress.renderer = renderer;
+    progress.args = &a;
+    progress.checkpoint = &ck;
+    progress.cluster = cl;
+    progress.first = rs_renderer_paths_done(renderer) * (uint64_t)cl->size; /* a resumed film: about even shares */
+    progress.total = total;
+    progress.pixels = pixels;
+    progress.tty = isatty(2);
     progress.start = progress.last_report = progress.last_checkpoint = now_seconds();
+    if (cl->rank == 0)
+        rs_renderer_set_stop(renderer, rs_interrupt_pass_flag(), rs_interrupt_stop_flag());
+    else /* rank 0's interrupts, passed on through the tick */
+        rs_renderer_set_stop(renderer, &progress.stop_pass, &progress.stop_wave);
     rs_renderer_set_tick(renderer, render_tick, &progress);
     int traced = rs_renderer_trace(renderer, total, &err);
+    if (traced < 0 && cl->size > 1) {
+        rs_cli_error("rank %d of %d: %s", cl->rank, cl->size, err.message);
+        goto done; /* the job ends: rs_cmd_render aborts it */
+    }
+    RsTraceStats s = rs_renderer_stats(renderer);
+    if (cl->size > 1) {
+        int stopped = traced != 0;
+        int gathered = gather(cl, renderer, pixels, rd.spp, &stopped, &s, &err);
+        if (gathered < 0) {
+            rs_cli_error("rank %d of %d: gathering the film: %s", cl->rank, cl->size, err.message);
+            goto done;
+        }
+        if (gathered > 0) { /* not rank 0: its part is in rank 0's film */
+            status = stopped ? RS_EXIT_INTERRUPTED : RS_EXIT_OK;
+            goto done;
+        }
+        traced = stopped ? RS_WAVEFRONT_STOPPED : 0;
+        progress.first = 0;
+    }
     uint64_t done_paths = rs_renderer_paths_done(renderer);
     double elapsed = now_seconds() - progress.start;
-    RsTraceStats s = rs_renderer_stats(renderer);
     if (!opt->quiet) {
         report_progress(done_paths, total, done_paths - progress.first, total - progress.first, pixels, elapsed, &s,
                         progress.tty);

@@ -2,8 +2,8 @@
  * threads.
  *
  * The queue is the span list under one mutex. A device takes the span that is furthest
- * behind among those it already holds (no film to move), else the one furthest behind of all,
- * and traces its next piece: at most one wave's worth of that span's paths. With several
+ * behind (preferring, among equals, one whose film it already holds: nothing to move), and
+ * traces its next piece: at most one wave's worth of that span's paths. With several
  * devices a piece begins by uploading the span's film from the host when another device
  * traced it last, and ends by copying it back, so the host's film always holds every finished
  * piece (what checkpoints save and what survives a failing device).
@@ -44,6 +44,7 @@ struct RsRenderer {
     RsSpan* spans;
     uint32_t span_count;
     RsFloat4* film; /* the host's film (several devices only) */
+    uint32_t share_index, share_count; /* this process traces spans k % count == index */
 
     pthread_mutex_t lock;
     pthread_cond_t work;      /* a new trace started, or quit */
@@ -117,6 +118,7 @@ RsRenderer* rs_renderer_create(const RsScene* scene, const RsRendererConfig* con
     }
     r->config = *config;
     r->config.backend.kind = rs_backend_resolve_kind(config->backend.kind);
+    r->share_count = 1;
     pthread_mutex_init(&r->lock, NULL);
     pthread_cond_init(&r->work, NULL);
     pthread_cond_init(&r->progress, NULL);
@@ -188,9 +190,22 @@ void rs_renderer_destroy(RsRenderer* r)
  * smaller waves leave a GPU idle in the deep bounces), at least four per device, so the queue
  * can even out the devices' speeds, and a multiple of the device count, so equal devices end
  * together (34 spans on 4 GPUs left two of them a ninth span: 3.61x instead of ~3.8x). */
+/* Several processes must plan the same spans whatever devices each has: they assume a wave
+ * of this many paths and four spans per process at least. */
+#define RS_SHARED_WAVE_PATHS (1ull << 22)
+
 static uint32_t span_count_for(const RsRenderer* r, uint64_t planned_paths)
 {
     uint32_t devices = (uint32_t)r->device_count;
+    if (r->share_count > 1) {
+        uint64_t spp = planned_paths / r->pixels > 0 ? planned_paths / r->pixels : 1;
+        uint64_t band_paths = (uint64_t)RS_TILE_H * r->width * spp;
+        uint64_t per_span = RS_SHARED_WAVE_PATHS / band_paths > 0 ? RS_SHARED_WAVE_PATHS / band_paths : 1;
+        uint64_t bands = (r->height + RS_TILE_H - 1) / RS_TILE_H, share = r->share_count;
+        uint64_t count = (bands + per_span - 1) / per_span;
+        count = count < 4 * share ? 4 * share : (count + share - 1) / share * share;
+        return (uint32_t)(count < bands ? count : bands);
+    }
     if (devices == 1)
         return 1;
     if (r->config.spans_per_device)
@@ -254,8 +269,11 @@ int rs_renderer_resume(RsRenderer* r, const RsFloat4* film, uint32_t max_samples
 
 /* ---- the queue ---- */
 
-/* Under the lock: the span device `d` should trace next, or -1. *waiting is set when nothing
- * can start now but a busy span still has work after its piece in flight. After a stop at the
+/* Under the lock: the span device `d` should trace next, or -1: the one furthest behind, so
+ * that the image fills evenly (an interrupted render has no black bands), and among those
+ * equally far the one whose film this device already holds (no upload; frame after frame of
+ * the benchmark and the viewer each device keeps its spans). *waiting is set when nothing can
+ * start now but a busy span still has work after its piece in flight. After a stop at the
  * pass, every span's target is cut to the end of its pass in flight. */
 static int pick_span(RsRenderer* r, int d, int* waiting)
 {
@@ -265,6 +283,8 @@ static int pick_span(RsRenderer* r, int d, int* waiting)
     *waiting = 0;
     for (uint32_t k = 0; k < r->span_count; ++k) {
         RsSpan* s = &r->spans[k];
+        if (k % r->share_count != r->share_index)
+            continue; /* another process's */
         if (cut) {
             uint64_t pass_end = (s->done + s->pixels - 1) / s->pixels * s->pixels;
             if (s->target > pass_end) {
@@ -278,9 +298,9 @@ static int pick_span(RsRenderer* r, int d, int* waiting)
             *waiting = 1;
             continue;
         }
-        int held = s->holder == d;
+        int held = !several(r) || s->holder == d; /* one device holds every span it traces */
         double progress = (double)s->done / (double)s->pixels;
-        if (best < 0 || held > best_held || (held == best_held && progress < best_progress)) {
+        if (best < 0 || progress < best_progress || (progress == best_progress && held > best_held)) {
             best = (int)k;
             best_held = held;
             best_progress = progress;
@@ -466,7 +486,7 @@ int rs_renderer_trace(RsRenderer* r, uint64_t global_paths, RsError* err)
         status = -1;
     } else {
         status = r->stopped ? RS_WAVEFRONT_STOPPED : 0;
-        for (uint32_t k = 0; k < r->span_count && status == 0; ++k)
+        for (uint32_t k = r->share_index; k < r->span_count && status == 0; k += r->share_count)
             if (r->spans[k].done < r->spans[k].target)
                 status = RS_WAVEFRONT_STOPPED;
     }
@@ -489,23 +509,48 @@ void rs_renderer_set_tick(RsRenderer* r, RsRendererTick tick, void* ctx)
 
 /* ---- results ---- */
 
+void rs_renderer_set_share(RsRenderer* r, uint32_t index, uint32_t count)
+{
+    r->share_count = count > 0 ? count : 1;
+    r->share_index = index < r->share_count ? index : 0;
+}
+
+void rs_renderer_progress(RsRenderer* r, uint64_t* done, uint64_t* target)
+{
+    *done = *target = 0;
+    pthread_mutex_lock(&r->lock);
+    for (uint32_t k = r->share_index; k < r->span_count; k += r->share_count) {
+        *done += r->spans[k].done;
+        *target += r->spans[k].target > r->spans[k].done ? r->spans[k].target : r->spans[k].done;
+    }
+    pthread_mutex_unlock(&r->lock);
+}
+
 uint64_t rs_renderer_paths_done(RsRenderer* r)
 {
-    uint64_t done = 0;
-    pthread_mutex_lock(&r->lock);
-    for (uint32_t k = 0; k < r->span_count; ++k)
-        done += r->spans[k].done;
-    pthread_mutex_unlock(&r->lock);
+    uint64_t done = 0, target = 0;
+    rs_renderer_progress(r, &done, &target);
     return done;
 }
 
 int rs_renderer_read_film(RsRenderer* r, RsFloat4* film, RsError* err)
 {
-    if (!several(r))
-        return r->devices[0].backend->ops->read_film(r->devices[0].backend, film, err);
-    pthread_mutex_lock(&r->lock);
-    memcpy(film, r->film, r->pixels * sizeof *film);
-    pthread_mutex_unlock(&r->lock);
+    if (!several(r)) {
+        if (r->devices[0].backend->ops->read_film(r->devices[0].backend, film, err))
+            return -1;
+    } else {
+        pthread_mutex_lock(&r->lock);
+        memcpy(film, r->film, r->pixels * sizeof *film);
+        pthread_mutex_unlock(&r->lock);
+    }
+    /* another process's spans read as zero (a resumed film holds them too) */
+    for (uint32_t k = 0; r->share_count > 1 && k < r->span_count; ++k) {
+        if (k % r->share_count == r->share_index)
+            continue;
+        const RsSpan* s = &r->spans[k];
+        for (uint32_t i = 0; i < s->pixels; ++i)
+            memset(&film[rs_pixel_of_index(s->first_index + i, r->width, r->height)], 0, sizeof *film);
+    }
     return 0;
 }
 

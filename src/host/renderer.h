@@ -75,8 +75,17 @@ void rs_renderer_set_stop(RsRenderer* r, const volatile sig_atomic_t* after_pass
                           const volatile sig_atomic_t* after_wave);
 void rs_renderer_set_tick(RsRenderer* r, RsRendererTick tick, void* ctx);
 
-/* Samples in the film, summed over the pixels. */
+/* Several processes (MPI ranks) sharing one image: this one traces only the spans k with
+ * k % count == index, and its film holds only those (the others read as zero), so the ranks'
+ * films sum to the whole image exactly. Every rank plans the same spans (their number then
+ * depends on the image and the sample count alone). Call before rs_renderer_begin or
+ * rs_renderer_resume; (0, 1), the default, is the whole image. */
+void rs_renderer_set_share(RsRenderer* r, uint32_t index, uint32_t count);
+
+/* Samples in the film, summed over the pixels (of this process's share). */
 uint64_t rs_renderer_paths_done(RsRenderer* r);
+/* The trace under way (or last): paths done and asked for, over this process's share. */
+void rs_renderer_progress(RsRenderer* r, uint64_t* done, uint64_t* target);
 /* The film (width * height RsFloat4: rgb sums | samples); safe to call from a tick. */
 int rs_renderer_read_film(RsRenderer* r, RsFloat4* film, RsError* err);
 /* Tone-maps the film into RGBA8 (the first device's display pipeline). Not from a tick. */

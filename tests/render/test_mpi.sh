@@ -1,0 +1,84 @@
+#!/bin/sh
+# test_mpi.sh RAYSTREAM SCENES_DIR - `mpirun -np N raystream render` (render suite, when built
+# with MPI): the ranks' image equals one process's bit for bit (2 and 3 ranks: an uneven
+# split); a checkpoint written by 3 ranks resumes on 2 and on one process; a rank that fails
+# ends the job at once with a message naming it; a rank killed by a signal ends the job within
+# seconds; SIGINT to rank 0 writes the partial image with every rank's samples.
+rs=$1 scenes=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+# OpenMPI refuses to start as root unless told (CI containers run as root)
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+mpi="timeout 120 mpirun --oversubscribe"
+small="--width 48 --height 36 --backend cpu --threads 1 --quiet"
+scene=$scenes/mirrors.json
+
+"$rs" render "$scene" --spp 4 $small -o "$tmp/one.pfm" || fail "one process"
+for n in 2 3; do
+    $mpi -np $n "$rs" render "$scene" --spp 4 $small -o "$tmp/n$n.pfm" 2>"$tmp/e" || fail "$n ranks: $(cat "$tmp/e")"
+    cmp -s "$tmp/one.pfm" "$tmp/n$n.pfm" || fail "$n ranks give a different image"
+done
+
+# checkpoints hold the whole film: 3 ranks -> 2 ranks, and 3 ranks -> one process
+$mpi -np 3 "$rs" render "$scene" --spp 2 $small -o "$tmp/c.pfm" --checkpoint "$tmp/c.ck" 2>"$tmp/e" ||
+    fail "checkpointed render on 3 ranks: $(cat "$tmp/e")"
+$mpi -np 2 "$rs" render "$scene" --spp 4 $small -o "$tmp/r2.pfm" --resume "$tmp/c.ck" 2>"$tmp/e" ||
+    fail "resume on 2 ranks: $(cat "$tmp/e")"
+cmp -s "$tmp/one.pfm" "$tmp/r2.pfm" || fail "3 ranks' checkpoint resumed on 2 differs"
+"$rs" render "$scene" --spp 4 $small -o "$tmp/r1.pfm" --resume "$tmp/c.ck" || fail "resume in one process"
+cmp -s "$tmp/one.pfm" "$tmp/r1.pfm" || fail "3 ranks' checkpoint resumed in one process differs"
+
+# a rank that fails (rank 1 gets a memory cap too small for one wave) ends the job with its name
+start=$(date +%s)
+$mpi -np 2 sh -c 'extra=""; [ "$OMPI_COMM_WORLD_RANK" = 1 ] && extra="--max-memory 1K"
+    exec "$0" render "$1" --spp 100000 --width 48 --height 36 --backend cpu --threads 1 -o "$2" $extra' \
+    "$rs" "$scene" "$tmp/f.pfm" >"$tmp/f.log" 2>&1
+status=$?
+took=$(($(date +%s) - start))
+[ $status -ne 0 ] && [ $status -ne 124 ] || fail "a failing rank: exit $status: $(cat "$tmp/f.log")"
+grep -q "rank 1 of 2: not enough memory" "$tmp/f.log" || fail "the failing rank is not named: $(cat "$tmp/f.log")"
+[ $took -le 20 ] || fail "a failing rank took $took s to end the job"
+
+# start a long render on 2 ranks, each writing its pid, and wait until both run (small waves:
+# every span has samples by then, so the partial image shows whether a rank's part is missing)
+long() {
+    rm -f "$tmp"/pid.*
+    $mpi -np 2 sh -c 'echo $$ > "$3/pid.$OMPI_COMM_WORLD_RANK"
+        exec "$0" render "$1" --spp 100000 --width 48 --height 36 --backend cpu --threads 1 -o "$2" \
+            --checkpoint "$2.ck" --max-memory 64K' "$rs" "$scene" "$1" "$tmp" >"$tmp/l.log" 2>&1 &
+    job=$!
+    i=0
+    while { [ ! -s "$tmp/pid.0" ] || [ ! -s "$tmp/pid.1" ]; } && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+    sleep 1.5
+}
+
+# a rank killed by a signal: the job ends, non-zero, within seconds
+long "$tmp/k.pfm"
+start=$(date +%s)
+kill -KILL "$(cat "$tmp/pid.1")"
+wait $job
+status=$?
+took=$(($(date +%s) - start))
+[ $status -ne 0 ] && [ $status -ne 124 ] || fail "a killed rank: exit $status"
+[ $took -le 15 ] || fail "a killed rank left the job running for $took s"
+
+# SIGINT to rank 0: every rank stops at its pass, rank 0 writes the partial image and checkpoint
+long "$tmp/i.pfm"
+kill -INT "$(cat "$tmp/pid.0")"
+wait $job
+status=$?
+[ $status -eq 130 ] || fail "SIGINT on rank 0: exit $status (expected 130): $(cat "$tmp/l.log")"
+[ -s "$tmp/i.partial.pfm" ] || fail "SIGINT on rank 0: no partial image: $(cat "$tmp/l.log")"
+python3 - "$tmp/i.pfm.ck" <<'PY' || fail "SIGINT on rank 0: the checkpoint lacks a rank's samples"
+import struct, sys
+data = open(sys.argv[1], "rb").read()
+film = struct.unpack(f"<{48 * 36 * 4}f", data[56:56 + 48 * 36 * 16])
+counts = film[3::4]
+print("pixel sample counts from", min(counts), "to", max(counts), file=sys.stderr)
+sys.exit(0 if min(counts) >= 1 else 1)   # every pixel has samples: both ranks' spans are there
+PY
+
+[ $failures -eq 0 ] && echo "test_mpi: all checks passed"
+exit $((failures != 0))
