@@ -1,6 +1,7 @@
 #!/bin/bash
-# gpu_host_deps.sh [DIR] - the Debian libraries a bare GPU host lacks (cJSON, assimp, stb, the
-# libraries they link and pkg-config), unpacked into DIR (default .gpu-deps, ignored by git).
+# gpu_host_deps.sh [DIR] - the Debian libraries a bare GPU host lacks (cJSON, assimp, stb,
+# OpenMPI, the libraries they link and pkg-config), unpacked into DIR (default .gpu-deps,
+# ignored by git).
 #
 # Run it here, on a Debian machine with the package archive; carry DIR with the checkout; on the
 # GPU host `. DIR/env.sh` before `meson setup` (tools/gpu_check.sh and the other gpu_*.sh scripts
@@ -9,7 +10,10 @@
 set -eu
 out=${1:-.gpu-deps}
 packages="libcjson1 libcjson-dev libassimp5 libassimp-dev libdraco7 libminizip1 libstb0 libstb-dev
-          pkgconf pkgconf-bin libpkgconf3 zlib1g-dev"
+          pkgconf pkgconf-bin libpkgconf3 zlib1g-dev
+          openmpi-bin openmpi-common libopenmpi3 libopenmpi-dev libpmix2 libhwloc15 libevent-core-2.1-7
+          libevent-pthreads-2.1-7 libfabric1 libucx0 libibverbs1 librdmacm1 libnl-3-200 libnl-route-3-200
+          libpsm-infinipath1 libpsm2-2 libmunge2 libnuma1 libgfortran5"
 rm -rf "$out"
 mkdir -p "$out/downloads" "$out/root"
 # shellcheck disable=SC2086 # the list splits into package names on purpose
@@ -22,6 +26,12 @@ for deb in "$out"/downloads/*.deb; do
     dpkg -x "$deb" "$out/root"
 done
 rm -rf "$out/downloads"
+# what a build and a run never read: documentation, Fortran modules, static archives (this tree
+# travels with the checkout to the GPU hosts, whose carry limit is 64 MiB)
+rm -rf "$out/root/usr/share/doc" "$out/root/usr/share/man" "$out/root/usr/lib/x86_64-linux-gnu/fortran"
+find "$out/root" -name '*.a' -delete
+# Debian names mpirun through update-alternatives, which unpacking skips
+ln -sf orterun "$out/root/usr/bin/mpirun"
 cat > "$out/env.sh" << 'END'
 # . this from the checkout's root on the GPU host (written by tools/gpu_host_deps.sh)
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/root"
@@ -32,6 +42,11 @@ export LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export PKG_CONFIG="$root/usr/bin/pkgconf"
 export PKG_CONFIG_LIBDIR="$lib/pkgconfig:$root/usr/share/pkgconfig"
 export PKG_CONFIG_SYSROOT_DIR="$root"
+# OpenMPI: its libraries, and its tools and plugins found in the tree (OPAL_PREFIX)
+export LD_LIBRARY_PATH="$lib/openmpi/lib:$LD_LIBRARY_PATH"
+export OPAL_PREFIX="$root/usr"
+# PMIx looks for its compression plugin under /usr; without it, it only warns
+export PMIX_MCA_pcompress_base_silence_warning=1
 unset root lib
 END
 echo "gpu_host_deps.sh: $(du -sh "$out" | cut -f1) in $out"

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../kernel/compat.h"
+#include "../host/renderer.h"
 
 typedef struct RsCluster {
     int rank, size;
@@ -29,6 +29,11 @@ int rs_cluster_join(RsCluster* c);
 void rs_cluster_leave(RsCluster* c);
 /* Ends every rank of the job at once (after a rank has said why). */
 void rs_cluster_abort(RsCluster* c, int code);
+
+/* Several ranks on one host, with every GPU asked for (no --devices): each rank takes its own,
+ * GPU d going to the host's local rank d % ranks_on_this_host (OpenMPI's local rank), so two
+ * ranks on a 2-GPU host use one GPU each. Leaves an explicit --devices alone. */
+void rs_cluster_local_devices(const RsCluster* c, RsRendererConfig* config);
 
 /* Rank 0 tells the others to stop: level 1 at the sample pass in flight, 2 after the wave. */
 void rs_cluster_send_stop(RsCluster* c, int level);

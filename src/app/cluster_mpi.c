@@ -48,6 +48,21 @@ void rs_cluster_abort(RsCluster* c, int code)
     exit(code);
 }
 
+void rs_cluster_local_devices(const RsCluster* c, RsRendererConfig* config)
+{
+    const char* rank = getenv("OMPI_COMM_WORLD_LOCAL_RANK");
+    const char* size = getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+    if (!c->joined || config->device_count != 0 || !rank || !size || atoi(size) < 2 ||
+        rs_backend_resolve_kind(config->backend.kind) != RS_BACKEND_CUDA)
+        return;
+    int local = atoi(rank), ranks = atoi(size), gpus = rs_cuda_device_count();
+    for (int d = 0; d < gpus && config->device_count < RS_MAX_DEVICES; ++d)
+        if (d % ranks == local)
+            config->devices[config->device_count++] = d;
+    if (config->device_count == 0) /* more ranks than GPUs here: share them round-robin */
+        config->devices[config->device_count++] = gpus > 0 ? local % gpus : 0;
+}
+
 void rs_cluster_send_stop(RsCluster* c, int level)
 {
     for (int r = 1; c->joined && r < c->size; ++r)

@@ -30,6 +30,12 @@ void rs_cluster_abort(RsCluster* c, int code)
     (void)c;
     exit(code);
 }
+void rs_cluster_local_devices(const RsCluster* c, RsRendererConfig* config)
+{
+    (void)c;
+    (void)config;
+}
+
 void rs_cluster_send_stop(RsCluster* c, int level)
 {
     (void)c;

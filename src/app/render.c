@@ -318,6 +318,7 @@ static int render_main(RsRenderArgs* args, RsCluster* cl)
     uint64_t pixels = (uint64_t)rd.width * rd.height, total = pixels * rd.spp;
     RsFrameDesc frame = rs_frame_from_scene(&scene, rd.width, rd.height, rd.max_depth, rd.integrator, rd.seed);
     RsRendererConfig rc = rs_common_renderer_config(opt);
+    rs_cluster_local_devices(cl, &rc);
     RsRenderer* renderer = rs_renderer_create(&scene, &rc, &err);
     if (renderer)
         rs_renderer_set_share(renderer, (uint32_t)cl->rank, (uint32_t)cl->size);
