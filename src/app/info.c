@@ -92,7 +92,9 @@ int rs_cmd_info(int argc, char** argv)
     for (int d = 0; d < RS_DEADRAY_COUNT; ++d)
         printf("  %-14s %-10s %s\n", rs_deadray_name((RsDeadRay)d),
                rs_deadray_supported((RsDeadRay)d, RS_BACKEND_CPU) ? "cpu, cuda" : "cuda", rs_deadray_help((RsDeadRay)d));
-    printf("acceleration structures: %s (default %s)\n", rs_accel_list(), rs_accel_name(accel.kind));
+    printf("acceleration structures (default %s):\n", rs_accel_name(accel.kind));
+    for (uint32_t k = 0; k < RS_ACCEL_COUNT; ++k)
+        printf("  %-14s %s\n", rs_accel_name(k), rs_accel_help(k));
     char cuda[8192];
     rs_cuda_describe(cuda, sizeof cuda);
     fputs(cuda, stdout);

@@ -2,7 +2,8 @@
  * what it was rendered with. Because every pixel sums its samples in sample order and random
  * numbers depend only on (seed, pixel, sample, bounce, dimension), a render resumed from a
  * checkpoint ends bit-identical to one that never stopped, even when it stopped in the middle
- * of a sample pass: the checkpoint counts the paths traced, not the passes.
+ * of a sample pass or on a different number of devices or processes: every pixel's count of
+ * samples is in the film.
  *
  * Host C11. File layout (format 2; little-endian, as the host writes it): RsCheckpointHeader,
  * then width * height RsFloat4. The header's checksum (FNV-1a 64 over the header with the
@@ -22,8 +23,10 @@ typedef struct RsCheckpointHeader {
     uint32_t version;    /* RS_CHECKPOINT_VERSION */
     uint32_t width, height;
     uint32_t seed, max_depth, integrator;
-    uint64_t paths_done; /* paths 0 .. paths_done-1 of the render are in the film; path g is
-                            sample g / pixels of pixel-order index g % pixels (pixel_order.h) */
+    uint64_t paths_done; /* samples in the film, summed over the pixels; which ones each pixel
+                            holds is its count (the film's w): samples 0 .. w-1. A render on one
+                            device stops at a prefix of the pass order, several devices each at
+                            their own spans' (film_spans.h); resume reads either from the film */
     uint64_t scene_hash; /* FNV-1a of the scene file */
     uint64_t checksum;
 } RsCheckpointHeader;

@@ -26,7 +26,6 @@ int rs_tone_curve_parse(const char* name, uint32_t* out)
     return -1;
 }
 
-const char* rs_tone_curve_name(uint32_t curve) { return curve < RS_TONE_COUNT ? curve_names[curve] : "?"; }
 
 int rs_image_format_from_path(const char* path, RsImageFormat* out, RsError* err)
 {

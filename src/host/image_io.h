@@ -18,7 +18,6 @@ typedef enum RsImageFormat { RS_IMAGE_PNG, RS_IMAGE_HDR, RS_IMAGE_PFM } RsImageF
  * Mitsuba write to 8-bit files), reinhard (L / (1 + L) on luminance), aces (Narkowicz's fit). */
 int rs_image_format_from_path(const char* path, RsImageFormat* out, RsError* err);
 int rs_tone_curve_parse(const char* name, uint32_t* out);
-const char* rs_tone_curve_name(uint32_t curve);
 
 /* Per-pixel average: rgb = sum / count (0 where nothing was accumulated, and where a sample was
  * not finite). rgb has 3 floats per pixel. */

@@ -578,11 +578,6 @@ RsTraceStats rs_renderer_stats(RsRenderer* r)
 
 int rs_renderer_device_count(const RsRenderer* r) { return r->device_count; }
 
-const char* rs_renderer_device_name(const RsRenderer* r, int device)
-{
-    return device >= 0 && device < r->device_count ? r->devices[device].backend->device : "?";
-}
-
 int rs_renderer_device_id(const RsRenderer* r, int device)
 {
     return device >= 0 && device < r->device_count ? r->devices[device].backend->config.device : -1;

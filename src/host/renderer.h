@@ -95,8 +95,6 @@ int rs_renderer_display(RsRenderer* r, const RsDisplaySettings* settings, uint8_
 RsTraceStats rs_renderer_stats(RsRenderer* r);
 
 int rs_renderer_device_count(const RsRenderer* r);
-/* e.g. "GPU 1: NVIDIA H200 (132 SMs, sm_90)" or "CPU, 16 threads" */
-const char* rs_renderer_device_name(const RsRenderer* r, int device);
 /* The backend's own index of device `device` (the CUDA device number). */
 int rs_renderer_device_id(const RsRenderer* r, int device);
 /* Paths device `device` traced since rs_renderer_begin: how the queue shared the work. */
