@@ -403,8 +403,10 @@ static int render_main(RsRenderArgs* args, RsCluster* cl)
             rs_cli_error("rank %d of %d: gathering the film: %s", cl->rank, cl->size, err.message);
             goto done;
         }
-        if (gathered > 0) { /* not rank 0: its part is in rank 0's film */
-            status = stopped ? RS_EXIT_INTERRUPTED : RS_EXIT_OK;
+        if (gathered > 0) {
+            /* not rank 0: its part is in rank 0's film, and rank 0 reports how the job ended (a
+             * non-zero exit here would make mpirun kill rank 0 while it writes) */
+            status = RS_EXIT_OK;
             goto done;
         }
         traced = stopped ? RS_WAVEFRONT_STOPPED : 0;
