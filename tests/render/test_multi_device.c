@@ -10,9 +10,12 @@
  *
  * usage: test_multi_device SCENE.json [cuda]
  */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include "../../src/host/scene_json.h"
 #include "../test.h"
 #include "render_util.h"
+
+#include <time.h>
 
 static const uint32_t W = 61, H = 43, SPP = 5; /* 2623 pixels: no multiple of a band, a tile or a warp */
 
@@ -37,6 +40,7 @@ typedef struct FailingBackend {
 static int failing_device = -1; /* which device's backend has the cue (by its config.device; -2: all) */
 static int failing_waves = 0;
 static volatile sig_atomic_t* cue_flag = NULL; /* set: raise this flag at the cue instead of failing */
+static long wave_delay_ns = 0; /* every wave of the cued devices takes at least this long */
 
 #define INNER(b) (((FailingBackend*)(b))->inner)
 static void f_destroy(RsBackend* b)
@@ -52,6 +56,10 @@ static int f_set_frame(RsBackend* b, const RsFrameDesc* f, uint32_t w, RsError* 
 static int f_generate(RsBackend* b, const RsWaveRange* w, RsError* e)
 {
     FailingBackend* f = (FailingBackend*)b;
+    if (wave_delay_ns > 0) {
+        struct timespec t = {0, wave_delay_ns};
+        nanosleep(&t, NULL);
+    }
     if (f->waves_left-- == 0) {
         if (!cue_flag)
             return rs_error_set(e, "injected failure");
@@ -193,7 +201,6 @@ int main(int argc, char** argv)
             for (int d = 0; d < n; ++d) {
                 uint64_t p = rs_renderer_device_paths(r, d);
                 sum += p;
-                CHECK(n == 1 || p > 0, "%s: device %d of %d traced nothing", rs_deadray_name(cfg.deadray), d, n);
             }
             CHECK(sum == (uint64_t)pixels * SPP && rs_renderer_paths_done(r) == sum,
                   "%s on %d devices: %llu paths traced, %llu counted, expected %u", rs_deadray_name(cfg.deadray), n,
@@ -204,6 +211,22 @@ int main(int argc, char** argv)
             free(film);
             rs_renderer_destroy(r);
         }
+    }
+
+    /* the queue shares the work: with every wave taking 2 ms (so that no device can take the
+     * whole queue before the others' threads wake), each of the devices traces some of it */
+    {
+        int n = most >= 2 ? most : 1;
+        cue_flag = NULL;
+        failing_device = -2;
+        failing_waves = -1; /* never the cue */
+        wave_delay_ns = 2000000;
+        RsRenderer* r = make(&scene, &base, n, 4, failing_create, 600ull * (uint64_t)n, &err);
+        CHECK(r && rs_renderer_trace(r, (uint64_t)pixels * SPP, &err) == 0, "sharing: %s", err.message);
+        for (int d = 0; r && d < n; ++d)
+            CHECK(n == 1 || rs_renderer_device_paths(r, d) > 0, "device %d of %d traced nothing of 22 waves", d, n);
+        rs_renderer_destroy(r);
+        wave_delay_ns = 0;
     }
 
     /* 2. stopped at the pass on 3 devices, resumed on 2: bit-identical; and stopped mid-wave
