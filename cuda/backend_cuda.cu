@@ -667,18 +667,13 @@ static int cuda_take_stage_times(RsBackend* base, double seconds[RS_STAGE_COUNT]
     return 0;
 }
 
-/* What alloc_wave allocates per path for this instance's strategy. */
+/* The table's figure less the alive flags that the stencil modes do without (alloc_wave keeps
+ * only their stencil words; the flags mode and the compactions' keep array have one per row). */
 static uint64_t cuda_bytes_per_path(const RsBackend* base)
 {
     const RsCudaBackend* b = (const RsCudaBackend*)base;
-    uint64_t bytes = RS_RAY_STATE_BYTES_PER_RAY + RS_SHADOW_STATE_BYTES_PER_RAY + 16 /* path radiance */;
-    if (b->mode == RS_LIVE_FLAGS)
-        bytes += 4;
-    else if (b->mode == RS_LIVE_STENCIL || b->mode == RS_LIVE_PERSISTENT)
-        bytes += 1; /* 4 bytes per 32 rays, rounded up */
-    else
-        bytes = rs_wave_bytes_per_path(&base->config); /* index lists, scan, sort keys, payload rows */
-    return bytes;
+    int stencil = b->mode == RS_LIVE_STENCIL || b->mode == RS_LIVE_PERSISTENT;
+    return rs_wave_bytes_per_path(&base->config) - (stencil ? 4 : 0);
 }
 
 static const RsBackendOps cuda_ops = {

@@ -181,6 +181,7 @@ void rs_backend_destroy(RsBackend* b);
 /* What AUTO resolves to on this machine. */
 RsBackendKind rs_backend_resolve_kind(RsBackendKind kind);
 
+/* The backends' own constructors, for the factory (which has checked the strategy). */
 RsBackend* rs_backend_cpu_create(const RsBackendConfig* config, RsError* err);
 
 /* Provided by cuda/ when CUDA is built, by backend_cuda_stub.c otherwise. */

@@ -506,11 +506,6 @@ static const RsBackendOps cpu_ops = {
 
 RsBackend* rs_backend_cpu_create(const RsBackendConfig* config, RsError* err)
 {
-    if (!rs_deadray_supported(config->deadray, RS_BACKEND_CPU)) {
-        rs_error_set(err, "--deadray %s: the CPU backend does not have this strategy (%s)",
-                     rs_deadray_name(config->deadray), rs_deadray_help(config->deadray));
-        return NULL;
-    }
     RsCpuBackend* b = calloc(1, sizeof *b);
     if (!b) {
         rs_error_set(err, "out of memory creating the CPU backend");

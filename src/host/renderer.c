@@ -184,28 +184,33 @@ void rs_renderer_destroy(RsRenderer* r)
 
 /* ---- frames ---- */
 
-/* How many spans several devices share the image in. Asked for: spans_per_device each.
- * Otherwise as few as keep each span's piece within one wave of the smallest device (a piece
- * that spills into a second, small wave costs that wave's fixed bounce-loop overhead, and
- * smaller waves leave a GPU idle in the deep bounces), at least four per device, so the queue
- * can even out the devices' speeds, and a multiple of the device count, so equal devices end
- * together (34 spans on 4 GPUs left two of them a ninth span: 3.61x instead of ~3.8x). */
+/* Spans of at most one wave each (a piece that spills into a second, small wave costs that
+ * wave's fixed bounce-loop overhead, and smaller waves leave a GPU idle in the deep bounces),
+ * at least four per worker so the queue can even out their speeds, and a multiple of the
+ * workers, so equal ones end together (34 spans on 4 GPUs left two of them a ninth span:
+ * 3.61x instead of 3.64-3.70x). */
+static uint32_t spans_within_wave(const RsRenderer* r, uint64_t planned_paths, uint64_t wave, uint64_t workers)
+{
+    uint64_t spp = planned_paths / r->pixels > 0 ? planned_paths / r->pixels : 1;
+    uint64_t band_paths = (uint64_t)RS_TILE_H * r->width * spp;
+    uint64_t bands_per_span = wave / band_paths > 0 ? wave / band_paths : 1;
+    uint64_t bands = (r->height + RS_TILE_H - 1) / RS_TILE_H;
+    uint64_t count = (bands + bands_per_span - 1) / bands_per_span;
+    count = count < 4 * workers ? 4 * workers : (count + workers - 1) / workers * workers;
+    return (uint32_t)(count < bands ? count : bands);
+}
+
 /* Several processes must plan the same spans whatever devices each has: they assume a wave
- * of this many paths and four spans per process at least. */
+ * of this many paths, and count the processes as the workers. */
 #define RS_SHARED_WAVE_PATHS (1ull << 22)
 
+/* How many spans the image is cut into: one for one device; spans_per_device each when asked;
+ * else spans_within_wave for the smallest device's wave. */
 static uint32_t span_count_for(const RsRenderer* r, uint64_t planned_paths)
 {
     uint32_t devices = (uint32_t)r->device_count;
-    if (r->share_count > 1) {
-        uint64_t spp = planned_paths / r->pixels > 0 ? planned_paths / r->pixels : 1;
-        uint64_t band_paths = (uint64_t)RS_TILE_H * r->width * spp;
-        uint64_t per_span = RS_SHARED_WAVE_PATHS / band_paths > 0 ? RS_SHARED_WAVE_PATHS / band_paths : 1;
-        uint64_t bands = (r->height + RS_TILE_H - 1) / RS_TILE_H, share = r->share_count;
-        uint64_t count = (bands + per_span - 1) / per_span;
-        count = count < 4 * share ? 4 * share : (count + share - 1) / share * share;
-        return (uint32_t)(count < bands ? count : bands);
-    }
+    if (r->share_count > 1)
+        return spans_within_wave(r, planned_paths, RS_SHARED_WAVE_PATHS, r->share_count);
     if (devices == 1)
         return 1;
     if (r->config.spans_per_device)
@@ -213,13 +218,7 @@ static uint32_t span_count_for(const RsRenderer* r, uint64_t planned_paths)
     uint64_t wave = UINT64_MAX;
     for (int i = 0; i < r->device_count; ++i)
         wave = r->devices[i].wf.wave_capacity < wave ? r->devices[i].wf.wave_capacity : wave;
-    uint64_t spp = planned_paths / r->pixels > 0 ? planned_paths / r->pixels : 1;
-    uint64_t band_paths = (uint64_t)RS_TILE_H * r->width * spp;
-    uint64_t bands_per_span = wave / band_paths > 0 ? wave / band_paths : 1;
-    uint64_t bands = (r->height + RS_TILE_H - 1) / RS_TILE_H;
-    uint64_t count = (bands + bands_per_span - 1) / bands_per_span;
-    count = count < 4ull * devices ? 4ull * devices : (count + devices - 1) / devices * devices;
-    return (uint32_t)(count < bands ? count : bands);
+    return spans_within_wave(r, planned_paths, wave, devices);
 }
 
 int rs_renderer_begin(RsRenderer* r, const RsFrameDesc* frame, uint64_t planned_paths, RsError* err)
@@ -401,6 +400,21 @@ static int stopping(const RsRenderer* r)
     return r->failed || (r->stop_wave && *r->stop_wave);
 }
 
+/* Under the lock: takes the span device d should trace next and runs its piece (without the
+ * lock held). Returns 0 when nothing could start now (*waiting: a busy span has more). */
+static int run_next_piece(RsDevice* d, int* waiting)
+{
+    RsRenderer* r = d->r;
+    int k = pick_span(r, d->index, waiting);
+    if (k < 0)
+        return 0;
+    r->spans[k].busy = 1;
+    pthread_mutex_unlock(&r->lock);
+    run_piece(d, (uint32_t)k);
+    pthread_mutex_lock(&r->lock);
+    return 1;
+}
+
 /* A device thread: every trace, pieces until the queue is empty (or a stop or failure). */
 static void* device_main(void* arg)
 {
@@ -416,17 +430,11 @@ static void* device_main(void* arg)
         seen = r->job;
         while (!stopping(r)) {
             int waiting = 0;
-            int k = pick_span(r, d->index, &waiting);
-            if (k < 0) {
+            if (!run_next_piece(d, &waiting)) {
                 if (!waiting)
                     break;
                 pthread_cond_wait(&r->progress, &r->lock); /* a span with more work is in flight */
-                continue;
             }
-            r->spans[k].busy = 1;
-            pthread_mutex_unlock(&r->lock);
-            run_piece(d, (uint32_t)k);
-            pthread_mutex_lock(&r->lock);
         }
         r->running--;
         pthread_cond_broadcast(&r->progress);
@@ -446,17 +454,13 @@ int rs_renderer_trace(RsRenderer* r, uint64_t global_paths, RsError* err)
     }
     r->stopped = 0;
     if (!several(r)) {
-        while (!stopping(r)) {
-            int waiting = 0;
-            int k = pick_span(r, 0, &waiting);
-            if (k < 0)
-                break;
-            r->spans[k].busy = 1;
-            pthread_mutex_unlock(&r->lock);
-            run_piece(&r->devices[0], (uint32_t)k);
-            if (r->tick)
+        int waiting = 0;
+        while (!stopping(r) && run_next_piece(&r->devices[0], &waiting)) {
+            if (r->tick) {
+                pthread_mutex_unlock(&r->lock);
                 r->tick(r->tick_ctx);
-            pthread_mutex_lock(&r->lock);
+                pthread_mutex_lock(&r->lock);
+            }
         }
     } else {
         r->running = r->device_count;

@@ -54,7 +54,8 @@ RsFrameDesc rs_frame_from_scene(const RsScene* scene, uint32_t width, uint32_t h
                                 uint32_t integrator, uint32_t seed);
 
 /* Picks the wave size: the backend's preferred size, cut to the memory budget (divided by
- * ops->bytes_per_path) and to the work at hand. Fails if not even one 32-ray batch fits, saying how much memory it needs. */
+ * ops->bytes_per_path) and to the work at hand. Fails if not even one 32-ray batch fits,
+ * saying how much memory it needs. */
 int rs_wavefront_plan(const RsBackend* backend, uint64_t total_paths, uint32_t* wave_capacity, RsError* err);
 
 /* Uploads nothing: the scene must already be set on the backend. Clears the film. */

@@ -29,20 +29,21 @@ static int same_film(const RsFloat4* a, const RsFloat4* b, uint32_t pixels, uint
     return 1;
 }
 
-/* ---- a backend that fails (or raises a stop flag) on cue: wraps the real one ---- */
+/* ---- a backend that fails, or raises a stop flag, on cue (and may slow its waves): wraps the
+ * real one ---- */
 
-typedef struct FailingBackend {
+typedef struct CueBackend {
     RsBackend base;
     RsBackend* inner;
     int waves_left; /* the cue: when this reaches 0 in generate */
-} FailingBackend;
+} CueBackend;
 
-static int failing_device = -1; /* which device's backend has the cue (by its config.device; -2: all) */
-static int failing_waves = 0;
+static int cue_device = -1; /* which device's backend has the cue (by its config.device; -2: all) */
+static int cue_waves = 0;
 static volatile sig_atomic_t* cue_flag = NULL; /* set: raise this flag at the cue instead of failing */
 static long wave_delay_ns = 0; /* every wave of the cued devices takes at least this long */
 
-#define INNER(b) (((FailingBackend*)(b))->inner)
+#define INNER(b) (((CueBackend*)(b))->inner)
 static void f_destroy(RsBackend* b)
 {
     rs_backend_destroy(INNER(b));
@@ -55,7 +56,7 @@ static int f_set_frame(RsBackend* b, const RsFrameDesc* f, uint32_t w, RsError* 
 }
 static int f_generate(RsBackend* b, const RsWaveRange* w, RsError* e)
 {
-    FailingBackend* f = (FailingBackend*)b;
+    CueBackend* f = (CueBackend*)b;
     if (wave_delay_ns > 0) {
         struct timespec t = {0, wave_delay_ns};
         nanosleep(&t, NULL);
@@ -96,23 +97,23 @@ static int f_take_times(RsBackend* b, double s[RS_STAGE_COUNT], RsError* e)
 static uint64_t f_bytes(const RsBackend* b) { return INNER(b)->ops->bytes_per_path(INNER(b)); }
 #undef INNER
 
-static RsBackendOps failing_ops = {
+static RsBackendOps cue_ops = {
     f_destroy, f_set_scene, f_set_frame, f_generate, f_sort, f_extend,     f_shade,     f_connect,   f_drop_dead,
     f_read_counts, f_accumulate, f_read_film, f_write_film, f_read_span, f_write_span, f_display, f_finish, NULL,
     f_bytes,
 };
 
-static RsBackend* failing_create(const RsBackendConfig* c, RsError* err)
+static RsBackend* cue_create(const RsBackendConfig* c, RsError* err)
 {
     RsBackend* inner = rs_backend_create(c, err);
-    if (!inner || (c->device != failing_device && failing_device != -2))
+    if (!inner || (c->device != cue_device && cue_device != -2))
         return inner;
-    FailingBackend* f = calloc(1, sizeof *f);
+    CueBackend* f = calloc(1, sizeof *f);
     f->base = *inner;
-    failing_ops.take_stage_times = inner->ops->take_stage_times ? f_take_times : NULL;
-    f->base.ops = &failing_ops;
+    cue_ops.take_stage_times = inner->ops->take_stage_times ? f_take_times : NULL;
+    f->base.ops = &cue_ops;
     f->inner = inner;
-    f->waves_left = failing_waves;
+    f->waves_left = cue_waves;
     return &f->base;
 }
 
@@ -218,10 +219,10 @@ int main(int argc, char** argv)
     {
         int n = most >= 2 ? most : 1;
         cue_flag = NULL;
-        failing_device = -2;
-        failing_waves = -1; /* never the cue */
+        cue_device = -2;
+        cue_waves = -1; /* never the cue */
         wave_delay_ns = 2000000;
-        RsRenderer* r = make(&scene, &base, n, 4, failing_create, 600ull * (uint64_t)n, &err);
+        RsRenderer* r = make(&scene, &base, n, 4, cue_create, 600ull * (uint64_t)n, &err);
         CHECK(r && rs_renderer_trace(r, (uint64_t)pixels * SPP, &err) == 0, "sharing: %s", err.message);
         for (int d = 0; r && d < n; ++d)
             CHECK(n == 1 || rs_renderer_device_paths(r, d) > 0, "device %d of %d traced nothing of 22 waves", d, n);
@@ -238,9 +239,9 @@ int main(int argc, char** argv)
         static volatile sig_atomic_t stop;
         stop = 0;
         cue_flag = &stop;
-        failing_device = -2; /* whichever device reaches its third wave first raises the stop */
-        failing_waves = 2;
-        RsRenderer* r = make(&scene, &base, first, 3, failing_create, 700ull * (uint64_t)first, &err);
+        cue_device = -2; /* whichever device reaches its third wave first raises the stop */
+        cue_waves = 2;
+        RsRenderer* r = make(&scene, &base, first, 3, cue_create, 700ull * (uint64_t)first, &err);
         CHECK(r != NULL, "stop case: %s", err.message);
         if (!r)
             continue;
@@ -282,9 +283,9 @@ int main(int argc, char** argv)
      *    one-device render with exactly its sample count */
     if (most >= 2) {
         cue_flag = NULL;
-        failing_device = 1;
-        failing_waves = 3;
-        RsRenderer* r = make(&scene, &base, 2, 4, failing_create, 500ull * 2, &err);
+        cue_device = 1;
+        cue_waves = 3;
+        RsRenderer* r = make(&scene, &base, 2, 4, cue_create, 500ull * 2, &err);
         CHECK(r != NULL, "failing device: %s", err.message);
         if (r) {
             rs_error_clear(&err);
