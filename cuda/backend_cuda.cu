@@ -20,6 +20,7 @@
 #include "cuda_buffers.cuh"
 #include "cuda_check.cuh"
 #include "deadray_compact.cuh"
+#include "denoise.cuh"
 #include "display.cuh"
 #include "env_map_cdf.cuh"
 #include "kernels.cuh"
@@ -60,7 +61,10 @@ typedef struct RsCudaBackend {
     RsRayStateSoA rays[2]; /* [1] only with payload compaction */
     RsShadowStateSoA shadows;
     RsFloat4* path_radiance;
-    RsFloat4* film;
+    RsFloat4* path_aov[3]; /* with AOVs: path_albedo, path_normal, path_position (aov.h) */
+    RsFloat4* film;        /* rs_film_planes planes of film_pixels */
+    RsFloat4* image;       /* make_image's output (allocated on first use) */
+    RsDenoiseScratchGpu denoise;
     uint32_t *alive, *stencil, *index[2], *keep, *counters;
     uint32_t* host_counters; /* pinned, RS_CTR_COUNT entries */
     RsCompactScratch scratch;
@@ -185,6 +189,9 @@ static void free_wave(RsCudaBackend* b)
     rs_cuda_free_rays(&b->rays[1]);
     rs_cuda_free_shadows(&b->shadows);
     cudaFree(b->path_radiance);
+    for (int i = 0; i < 3; ++i)
+        cudaFree(b->path_aov[i]);
+    memset(b->path_aov, 0, sizeof b->path_aov);
     cudaFree(b->alive);
     cudaFree(b->stencil);
     cudaFree(b->index[0]);
@@ -204,6 +211,8 @@ static int alloc_wave(RsCudaBackend* b, uint32_t n)
     RS_CUDA(c, rs_cuda_alloc_rays(&b->rays[0], n));
     RS_CUDA(c, rs_cuda_alloc_shadows(&b->shadows, n));
     RS_CUDA(c, cudaMalloc((void**)&b->path_radiance, (size_t)n * sizeof(RsFloat4)));
+    for (int i = 0; i < 3 && b->base.config.aovs; ++i)
+        RS_CUDA(c, cudaMalloc((void**)&b->path_aov[i], (size_t)n * sizeof(RsFloat4)));
     if (b->mode == RS_LIVE_FLAGS)
         RS_CUDA(c, cudaMalloc((void**)&b->alive, (size_t)n * sizeof(uint32_t)));
     if (b->mode == RS_LIVE_STENCIL || b->mode == RS_LIVE_PERSISTENT)
@@ -230,6 +239,8 @@ static void cuda_destroy(RsBackend* base)
     cudaSetDevice(b->device); /* frees below are on this instance's device; a failure leaves nothing to free */
     free_wave(b);
     cudaFree(b->film);
+    cudaFree(b->image);
+    rs_denoise_scratch_gpu_free(&b->denoise);
     rs_display_scratch_free(&b->display);
     cudaFree(b->span_staging);
     if (b->counts_ready)
@@ -385,18 +396,23 @@ static int cuda_set_frame(RsBackend* base, const RsFrameDesc* f, uint32_t wave_c
                                 free_bytes / 1048576.0, total / 1048576.0);
         }
     }
+    size_t film_bytes = rs_film_planes(&base->config) * (size_t)pixels * sizeof(RsFloat4);
     if (pixels != b->film_pixels) {
         cudaFree(b->film);
-        b->film = NULL;
+        cudaFree(b->image);
+        b->film = b->image = NULL;
         b->film_pixels = 0;
-        RS_CUDA(&b->ctx, cudaMalloc((void**)&b->film, (size_t)pixels * sizeof(RsFloat4)));
+        RS_CUDA(&b->ctx, cudaMalloc((void**)&b->film, film_bytes));
         b->film_pixels = pixels;
     }
-    RS_CUDA(&b->ctx, cudaMemsetAsync(b->film, 0, (size_t)pixels * sizeof(RsFloat4), b->stream));
+    RS_CUDA(&b->ctx, cudaMemsetAsync(b->film, 0, film_bytes, b->stream));
     RS_CUDA(&b->ctx, cudaMemsetAsync(b->counters, 0, RS_CTR_COUNT * sizeof(uint32_t), b->stream));
     rs_kernel_params_set_frame(&b->kp, f);
     b->kp.film = b->film;
     b->kp.path_radiance = b->path_radiance;
+    b->kp.path_albedo = b->path_aov[0];
+    b->kp.path_normal = b->path_aov[1];
+    b->kp.path_position = b->path_aov[2];
     b->kp.shadows = b->shadows;
     b->kp.rays = b->rays[0];
     b->ctx.pixels = pixels;
@@ -559,10 +575,10 @@ static int cuda_read_film(RsBackend* base, RsFloat4* film, RsError* err)
     RsCudaBackend* b = cuda_backend(base);
     if (enter(b, "film read-back", err))
         return -1;
-    RS_CUDA(&b->ctx, cudaMemcpyAsync(film, b->film, (size_t)b->film_pixels * sizeof(RsFloat4), cudaMemcpyDeviceToHost,
-                                     b->stream));
+    size_t bytes = rs_film_planes(&base->config) * (size_t)b->film_pixels * sizeof(RsFloat4);
+    RS_CUDA(&b->ctx, cudaMemcpyAsync(film, b->film, bytes, cudaMemcpyDeviceToHost, b->stream));
     RS_CUDA(&b->ctx, cudaStreamSynchronize(b->stream));
-    base->readback_bytes += (uint64_t)b->film_pixels * sizeof(RsFloat4);
+    base->readback_bytes += bytes;
     return 0;
 }
 
@@ -571,8 +587,9 @@ static int cuda_write_film(RsBackend* base, const RsFloat4* film, RsError* err)
     RsCudaBackend* b = cuda_backend(base);
     if (enter(b, "film upload", err))
         return -1;
-    RS_CUDA(&b->ctx, cudaMemcpyAsync(b->film, film, (size_t)b->film_pixels * sizeof(RsFloat4), cudaMemcpyHostToDevice,
-                                     b->stream));
+    RS_CUDA(&b->ctx, cudaMemcpyAsync(b->film, film, rs_film_planes(&base->config) * (size_t)b->film_pixels *
+                                                         sizeof(RsFloat4),
+                                     cudaMemcpyHostToDevice, b->stream));
     RS_CUDA(&b->ctx, cudaStreamSynchronize(b->stream));
     return 0;
 }
@@ -593,14 +610,15 @@ static int reserve_span_staging(RsCudaBackend* b, uint32_t pixels)
 static int cuda_read_film_span(RsBackend* base, uint32_t first, uint32_t pixels, RsFloat4* values, RsError* err)
 {
     RsCudaBackend* b = cuda_backend(base);
-    if (enter(b, "film read-back", err) || reserve_span_staging(b, pixels))
+    uint32_t planes = rs_film_planes(&base->config);
+    if (enter(b, "film read-back", err) || reserve_span_staging(b, planes * pixels))
         return -1;
-    RS_CUDA(&b->ctx, rs_launch_film_span_gather(b->film, b->kp.width, b->kp.height, first, pixels, b->span_staging,
-                                                b->stream));
-    RS_CUDA(&b->ctx, cudaMemcpyAsync(values, b->span_staging, (size_t)pixels * sizeof(RsFloat4),
+    RS_CUDA(&b->ctx, rs_launch_film_span_gather(b->film, b->kp.width, b->kp.height, planes, first, pixels,
+                                                b->span_staging, b->stream));
+    RS_CUDA(&b->ctx, cudaMemcpyAsync(values, b->span_staging, (size_t)planes * pixels * sizeof(RsFloat4),
                                      cudaMemcpyDeviceToHost, b->stream));
     RS_CUDA(&b->ctx, cudaStreamSynchronize(b->stream));
-    base->readback_bytes += (uint64_t)pixels * sizeof(RsFloat4);
+    base->readback_bytes += (uint64_t)planes * pixels * sizeof(RsFloat4);
     return 0;
 }
 
@@ -608,13 +626,54 @@ static int cuda_write_film_span(RsBackend* base, uint32_t first, uint32_t pixels
                                 RsError* err)
 {
     RsCudaBackend* b = cuda_backend(base);
-    if (enter(b, "film upload", err) || reserve_span_staging(b, pixels))
+    uint32_t planes = rs_film_planes(&base->config);
+    if (enter(b, "film upload", err) || reserve_span_staging(b, planes * pixels))
         return -1;
-    RS_CUDA(&b->ctx, cudaMemcpyAsync(b->span_staging, values, (size_t)pixels * sizeof(RsFloat4),
+    RS_CUDA(&b->ctx, cudaMemcpyAsync(b->span_staging, values, (size_t)planes * pixels * sizeof(RsFloat4),
                                      cudaMemcpyHostToDevice, b->stream));
-    RS_CUDA(&b->ctx, rs_launch_film_span_scatter(b->film, b->kp.width, b->kp.height, first, pixels, b->span_staging,
-                                                 b->stream));
+    RS_CUDA(&b->ctx, rs_launch_film_span_scatter(b->film, b->kp.width, b->kp.height, planes, first, pixels,
+                                                 b->span_staging, b->stream));
     RS_CUDA(&b->ctx, cudaStreamSynchronize(b->stream));
+    return 0;
+}
+
+/* Queues the image on the stream (display and read_image wait for it). */
+static int make_image(RsCudaBackend* b, const RsImageRequest* request)
+{
+    if (rs_image_request_check(&b->base.config, request, b->ctx.err))
+        return -1;
+    if (!b->image)
+        RS_CUDA(&b->ctx, cudaMalloc((void**)&b->image, (size_t)b->film_pixels * sizeof(RsFloat4)));
+    if (request->denoise) {
+        RS_CUDA(&b->ctx, rs_denoise_scratch_gpu_reserve(&b->denoise, b->film_pixels));
+        RS_CUDA(&b->ctx, rs_launch_denoise(b->film, b->kp.width, b->kp.height, &request->denoiser, &b->denoise,
+                                           b->image, b->stream));
+    } else {
+        RS_CUDA(&b->ctx, rs_launch_film_layer(b->film, b->kp.width, b->kp.height, request->layer,
+                                              request->for_display, b->image, b->stream));
+    }
+    return 0;
+}
+
+static int cuda_make_image(RsBackend* base, const RsImageRequest* request, RsError* err)
+{
+    RsCudaBackend* b = cuda_backend(base);
+    if (enter(b, request->denoise ? "denoise" : "layer image", err))
+        return -1;
+    return make_image(b, request);
+}
+
+static int cuda_read_image(RsBackend* base, RsFloat4* image, RsError* err)
+{
+    RsCudaBackend* b = cuda_backend(base);
+    if (enter(b, "image read-back", err))
+        return -1;
+    if (!b->image)
+        return rs_error_set(err, "internal error: no image made yet");
+    RS_CUDA(&b->ctx, cudaMemcpyAsync(image, b->image, (size_t)b->film_pixels * sizeof(RsFloat4),
+                                     cudaMemcpyDeviceToHost, b->stream));
+    RS_CUDA(&b->ctx, cudaStreamSynchronize(b->stream));
+    base->readback_bytes += (uint64_t)b->film_pixels * sizeof(RsFloat4);
     return 0;
 }
 
@@ -628,7 +687,14 @@ static int cuda_display(RsBackend* base, const RsDisplaySettings* settings, uint
         rs_display_scratch_free(&b->display);
         RS_CUDA(&b->ctx, rs_display_scratch_alloc(&b->display, b->film_pixels));
     }
-    RS_CUDA(&b->ctx, rs_launch_display(b->film, b->film_pixels, settings->exposure, settings->auto_exposure,
+    const RsFloat4* source = b->film;
+    if (settings->layer != RS_LAYER_BEAUTY || settings->denoise) {
+        RsImageRequest request = rs_display_image_request(settings);
+        if (make_image(b, &request))
+            return -1;
+        source = b->image;
+    }
+    RS_CUDA(&b->ctx, rs_launch_display(source, b->film_pixels, settings->exposure, settings->auto_exposure,
                                        settings->curve, &b->display, b->stream));
     RsDeviceDisplayStats d;
     RS_CUDA(&b->ctx, cudaMemcpyAsync(&d, b->display.stats, sizeof d, cudaMemcpyDeviceToHost, b->stream));
@@ -692,6 +758,8 @@ static const RsBackendOps cuda_ops = {
     /* .write_film = */ cuda_write_film,
     /* .read_film_span = */ cuda_read_film_span,
     /* .write_film_span = */ cuda_write_film_span,
+    /* .make_image = */ cuda_make_image,
+    /* .read_image = */ cuda_read_image,
     /* .display = */ cuda_display,
     /* .finish = */ cuda_finish,
     /* .take_stage_times = */ cuda_take_stage_times,

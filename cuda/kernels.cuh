@@ -43,11 +43,11 @@ cudaError_t rs_launch_extend_fetch(const RsKernelParams& kp, const RsLiveSet& se
                                    cudaStream_t stream);
 cudaError_t rs_launch_shade(const RsKernelParams& kp, const RsLiveSet& set, int mode, RsGridCache* grids,
                             cudaStream_t stream);
-/* The film of a span in pass order to or from a packed buffer (film_span.cu). */
-cudaError_t rs_launch_film_span_gather(const RsFloat4* film, uint32_t width, uint32_t height, uint32_t first,
-                                       uint32_t pixels, RsFloat4* packed, cudaStream_t stream);
-cudaError_t rs_launch_film_span_scatter(RsFloat4* film, uint32_t width, uint32_t height, uint32_t first,
-                                        uint32_t pixels, const RsFloat4* packed, cudaStream_t stream);
+/* The film of a span in pass order, plane after plane, to or from a packed buffer (film_span.cu). */
+cudaError_t rs_launch_film_span_gather(const RsFloat4* film, uint32_t width, uint32_t height, uint32_t planes,
+                                       uint32_t first, uint32_t pixels, RsFloat4* packed, cudaStream_t stream);
+cudaError_t rs_launch_film_span_scatter(RsFloat4* film, uint32_t width, uint32_t height, uint32_t planes,
+                                        uint32_t first, uint32_t pixels, const RsFloat4* packed, cudaStream_t stream);
 /* max_shadows: an upper bound (the rays that entered shade); the true count is on the device. */
 cudaError_t rs_launch_connect(const RsKernelParams& kp, const uint32_t* shadow_count, uint32_t max_shadows,
                               cudaStream_t stream);

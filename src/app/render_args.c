@@ -46,7 +46,7 @@ int rs_render_parse_args(int argc, char** argv, RsRenderArgs* a)
 {
     memset(a, 0, sizeof *a);
     rs_common_options_init(&a->opt);
-    a->display = (RsDisplaySettings){0.0f, 0, RS_TONE_CLAMP};
+    a->display = (RsDisplaySettings){.exposure = 0.0f, .auto_exposure = 0, .curve = RS_TONE_CLAMP};
     a->checkpoint_every = 60;
     for (int i = 0; i < argc; ++i) {
         int missing = 0;

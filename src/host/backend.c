@@ -82,6 +82,8 @@ uint64_t rs_wave_bytes_per_path(const RsBackendConfig* config)
     int payload = config->payload;
     uint64_t bytes = RS_RAY_STATE_BYTES_PER_RAY + RS_SHADOW_STATE_BYTES_PER_RAY + 16 /* path radiance */;
     bytes += 4; /* alive flag (the flags strategy's state, and every compaction's input) */
+    if (config->aovs)
+        bytes += 3 * sizeof(RsFloat4); /* path_albedo, path_normal, path_position (aov.h) */
     if (d < RS_DEADRAY_COUNT)
         bytes += deadray_rows[d].extra_bytes;
     if (rs_deadray_is_compaction(d)) {
@@ -91,6 +93,40 @@ uint64_t rs_wave_bytes_per_path(const RsBackendConfig* config)
             bytes += 2 * 4 + 4; /* keys, sorted keys, sort scratch (about a key per ray) */
     }
     return bytes;
+}
+
+int rs_denoise_settings_check(const RsDenoiseSettings* s, RsError* err)
+{
+    if (s->iterations < 1 || s->iterations > RS_DENOISE_MAX_ITERATIONS)
+        return rs_error_set(err, "denoiser iterations must be 1 to %u (got %u)", RS_DENOISE_MAX_ITERATIONS,
+                            s->iterations);
+    if (!(s->sigma_luminance > 0.0f && s->sigma_normal >= 0.0f && s->sigma_depth > 0.0f) ||
+        !rs_is_finite(s->sigma_luminance) || !rs_is_finite(s->sigma_normal) || !rs_is_finite(s->sigma_depth))
+        return rs_error_set(err, "denoiser sigmas must be finite and positive");
+    return 0;
+}
+
+uint32_t rs_film_planes(const RsBackendConfig* config) { return config->aovs ? RS_FILM_PLANES_AOV : 1u; }
+
+int rs_image_request_check(const RsBackendConfig* config, const RsImageRequest* request, RsError* err)
+{
+    if (request->layer >= RS_LAYER_COUNT)
+        return rs_error_set(err, "internal error: layer %u", request->layer);
+    if (request->denoise && request->layer != RS_LAYER_BEAUTY)
+        return rs_error_set(err, "internal error: only the beauty layer is denoised");
+    if (!config->aovs && (request->denoise || request->layer != RS_LAYER_BEAUTY))
+        return rs_error_set(err, "internal error: AOVs or denoising asked of a film without AOVs");
+    return request->denoise ? rs_denoise_settings_check(&request->denoiser, err) : 0;
+}
+
+RsImageRequest rs_display_image_request(const RsDisplaySettings* settings)
+{
+    RsImageRequest r;
+    r.layer = settings->denoise ? RS_LAYER_BEAUTY : settings->layer;
+    r.for_display = 1;
+    r.denoise = settings->denoise;
+    r.denoiser = rs_denoise_defaults();
+    return r;
 }
 
 int rs_backend_config_check(const RsBackendConfig* config, uint32_t accel, RsError* err)

@@ -13,6 +13,7 @@
 #ifndef RS_HOST_BACKEND_H
 #define RS_HOST_BACKEND_H
 
+#include "../kernel/denoise.h"
 #include "../kernel/kernel_params.h"
 #include "../kernel/tonemap.h"
 #include "deadray_table.h"
@@ -56,6 +57,7 @@ typedef struct RsBackendConfig {
     RsTraceKernel trace_kernel;
     int sort_rays;         /* order bounce rays by ray_sort.h's key before extend (compaction strategies) */
     int device;            /* CUDA: the device index this instance drives */
+    int aovs;              /* the film carries aov.h's planes (render --aov or --denoise, the viewer) */
 } RsBackendConfig;
 
 /* What a frame needs besides the scene. */
@@ -83,7 +85,17 @@ typedef struct RsDisplaySettings {
     float exposure;    /* stops, added to the automatic exposure when that is on */
     int auto_exposure; /* map the log-average luminance to middle grey */
     uint32_t curve;    /* RS_TONE_* */
+    uint32_t layer;    /* RS_LAYER_* (aov.h) shown; anything but beauty needs AOVs */
+    int denoise;       /* show the denoised beauty (needs AOVs) */
 } RsDisplaySettings;
+
+/* An image made from the film (make_image): one layer, or the denoised beauty. */
+typedef struct RsImageRequest {
+    uint32_t layer;  /* RS_LAYER_*; RS_LAYER_BEAUTY when denoise */
+    int for_display; /* rs_film_layer_display's mapping instead of the layer's values */
+    int denoise;
+    RsDenoiseSettings denoiser;
+} RsImageRequest;
 
 typedef struct RsDisplayStats {
     double log_average;     /* exp(mean log(delta + L)) over lit pixels (L > 0) */
@@ -114,15 +126,21 @@ typedef struct RsBackendOps {
      * inside the bounce loop) and readies the next bounce. */
     int (*read_counts)(RsBackend* b, RsBounceCounts* counts, RsError* err);
     int (*accumulate)(RsBackend* b, RsError* err);
-    /* film: width * height pixels, rgb sums | sample count */
+    /* film: rs_film_planes planes of width * height pixels (aov.h; plane 0: rgb sums | samples) */
     int (*read_film)(RsBackend* b, RsFloat4* film, RsError* err);
     int (*write_film)(RsBackend* b, const RsFloat4* film, RsError* err);
-    /* The film of one span, in pass order: values[k] is the pixel of index span_first_index + k. */
+    /* The film of one span, in pass order, plane after plane: values[p * span_pixels + k] is
+     * plane p of the pixel of index span_first_index + k. */
     int (*read_film_span)(RsBackend* b, uint32_t span_first_index, uint32_t span_pixels, RsFloat4* values,
                           RsError* err);
     int (*write_film_span)(RsBackend* b, uint32_t span_first_index, uint32_t span_pixels, const RsFloat4* values,
                            RsError* err);
-    /* Tone-maps the film into width * height RGBA8 pixels (alpha 255), top row first, and
+    /* Makes an image from the film (a layer, or the denoiser's output) in the instance's image
+     * buffer (width * height RsFloat4, rgb | 1), where display and read_image find it. */
+    int (*make_image)(RsBackend* b, const RsImageRequest* request, RsError* err);
+    int (*read_image)(RsBackend* b, RsFloat4* image, RsError* err);
+    /* Tone-maps the film (or, for another layer or the denoised beauty, make_image's image,
+     * which it makes) into width * height RGBA8 pixels (alpha 255), top row first, and
      * reports the luminance statistics: a parallel reduction and a histogram on the GPU. */
     int (*display)(RsBackend* b, const RsDisplaySettings* settings, uint8_t* rgba, RsDisplayStats* stats,
                    RsError* err);
@@ -156,6 +174,18 @@ int rs_deadray_supported(RsDeadRay d, RsBackendKind kind);
 const char* rs_deadray_list(void);
 /* The next strategy after d that `kind` has (wrapping around): the viewer's strategy key. */
 RsDeadRay rs_deadray_next(RsDeadRay d, RsBackendKind kind);
+
+/* Planes in a film of this configuration: RS_FILM_PLANES_AOV with AOVs, else 1. */
+uint32_t rs_film_planes(const RsBackendConfig* config);
+
+/* Checks denoiser settings a user gave (iteration count, finite positive sigmas). */
+int rs_denoise_settings_check(const RsDenoiseSettings* s, RsError* err);
+
+/* Checks an image request against a configuration (AOVs present, layer known, settings). */
+int rs_image_request_check(const RsBackendConfig* config, const RsImageRequest* request, RsError* err);
+
+/* The request that display settings imply (for_display, default denoiser settings). */
+RsImageRequest rs_display_image_request(const RsDisplaySettings* settings);
 
 /* Copies a frame's settings into the kernel parameters (both backends do this in set_frame). */
 void rs_kernel_params_set_frame(RsKernelParams* kp, const RsFrameDesc* frame);

@@ -75,6 +75,9 @@ static void free_wave(RsCpuBackend* b)
     free_rays(&b->rays[1]);
     free_shadows(&b->shadows);
     free(b->path_radiance);
+    for (int i = 0; i < 3; ++i)
+        free(b->path_aov[i]);
+    memset(b->path_aov, 0, sizeof b->path_aov);
     free(b->alive);
     free(b->stencil);
     free(b->index[0]);
@@ -99,6 +102,8 @@ static int alloc_wave(RsCpuBackend* b, uint32_t n, RsError* err)
     int compaction = rs_deadray_is_compaction(d);
     int ok = alloc_rays(&b->rays[0], n) == 0 && alloc_shadows(&b->shadows, n) == 0;
     ok = ok && (b->path_radiance = rs_alloc_aligned(n, sizeof(RsFloat4), 64)) != NULL;
+    for (int i = 0; i < 3 && b->base.config.aovs; ++i)
+        ok = ok && (b->path_aov[i] = rs_alloc_aligned(n, sizeof(RsFloat4), 64)) != NULL;
     ok = ok && (b->alive = rs_alloc_aligned(n, sizeof(uint32_t), 64)) != NULL;
     ok = ok && (b->stencil = rs_alloc_aligned(n / RS_CPU_BATCH + 1, sizeof(uint32_t), 64)) != NULL;
     if (compaction) {
@@ -118,6 +123,9 @@ static int alloc_wave(RsCpuBackend* b, uint32_t n, RsError* err)
     b->kp.rays = b->rays[0];
     b->kp.shadows = b->shadows;
     b->kp.path_radiance = b->path_radiance;
+    b->kp.path_albedo = b->path_aov[0];
+    b->kp.path_normal = b->path_aov[1];
+    b->kp.path_position = b->path_aov[2];
     return 0;
 }
 
@@ -266,6 +274,8 @@ static void cpu_destroy(RsBackend* base)
     RsCpuBackend* b = cpu(base);
     free_wave(b);
     free(b->film);
+    free(b->image);
+    rs_denoise_scratch_free(&b->denoise);
     free(b->worker_sums);
     rs_pool_destroy(b->pool);
     free(b);
@@ -290,14 +300,17 @@ static int cpu_set_frame(RsBackend* base, const RsFrameDesc* f, uint32_t wave_ca
         if (alloc_wave(b, wave_capacity, err))
             return -1;
     }
+    size_t planes = rs_film_planes(&base->config);
     if (pixels != b->film_pixels) {
         free(b->film);
-        b->film = rs_alloc_aligned(pixels, sizeof(RsFloat4), 64);
+        free(b->image);
+        b->image = NULL;
+        b->film = rs_alloc_aligned(planes * pixels, sizeof(RsFloat4), 64);
         b->film_pixels = b->film ? pixels : 0;
         if (!b->film)
             return rs_error_set(err, "out of memory: film of %ux%u pixels", f->width, f->height);
     }
-    memset(b->film, 0, (size_t)pixels * sizeof(RsFloat4));
+    memset(b->film, 0, planes * pixels * sizeof(RsFloat4));
     b->kp.film = b->film;
     rs_kernel_params_set_frame(&b->kp, f);
     b->kp.wave_paths = 0;
@@ -411,7 +424,7 @@ static int cpu_read_film(RsBackend* base, RsFloat4* film, RsError* err)
 {
     (void)err;
     RsCpuBackend* b = cpu(base);
-    memcpy(film, b->film, (size_t)b->film_pixels * sizeof(RsFloat4));
+    memcpy(film, b->film, rs_film_planes(&base->config) * (size_t)b->film_pixels * sizeof(RsFloat4));
     return 0;
 }
 
@@ -419,7 +432,7 @@ static int cpu_write_film(RsBackend* base, const RsFloat4* film, RsError* err)
 {
     (void)err;
     RsCpuBackend* b = cpu(base);
-    memcpy(b->film, film, (size_t)b->film_pixels * sizeof(RsFloat4));
+    memcpy(b->film, film, rs_film_planes(&base->config) * (size_t)b->film_pixels * sizeof(RsFloat4));
     return 0;
 }
 
@@ -427,8 +440,10 @@ static int cpu_read_film_span(RsBackend* base, uint32_t first, uint32_t pixels, 
 {
     (void)err;
     RsCpuBackend* b = cpu(base);
-    for (uint32_t k = 0; k < pixels; ++k)
-        values[k] = b->film[rs_pixel_of_index(first + k, b->kp.width, b->kp.height)];
+    for (uint32_t p = 0; p < rs_film_planes(&base->config); ++p)
+        for (uint32_t k = 0; k < pixels; ++k)
+            values[(size_t)p * pixels + k] =
+                b->film[(size_t)p * b->film_pixels + rs_pixel_of_index(first + k, b->kp.width, b->kp.height)];
     return 0;
 }
 
@@ -437,8 +452,10 @@ static int cpu_write_film_span(RsBackend* base, uint32_t first, uint32_t pixels,
 {
     (void)err;
     RsCpuBackend* b = cpu(base);
-    for (uint32_t k = 0; k < pixels; ++k)
-        b->film[rs_pixel_of_index(first + k, b->kp.width, b->kp.height)] = values[k];
+    for (uint32_t p = 0; p < rs_film_planes(&base->config); ++p)
+        for (uint32_t k = 0; k < pixels; ++k)
+            b->film[(size_t)p * b->film_pixels + rs_pixel_of_index(first + k, b->kp.width, b->kp.height)] =
+                values[(size_t)p * pixels + k];
     return 0;
 }
 
@@ -458,14 +475,43 @@ static void tonemap_task(void* ctx, uint32_t worker, uint32_t workers)
     rs_display_tonemap_cpu(t->film, (uint32_t)begin, (uint32_t)end, t->exposure, t->curve, t->rgba);
 }
 
+static int cpu_make_image(RsBackend* base, const RsImageRequest* request, RsError* err)
+{
+    RsCpuBackend* b = cpu(base);
+    if (rs_image_request_check(&base->config, request, err))
+        return -1;
+    if (!b->image && !(b->image = rs_alloc_aligned(b->film_pixels, sizeof(RsFloat4), 64)))
+        return rs_error_set(err, "out of memory for a %ux%u image", b->kp.width, b->kp.height);
+    if (request->denoise)
+        return rs_denoise_cpu(b->pool, b->film, b->kp.width, b->kp.height, &request->denoiser, &b->denoise, b->image,
+                              err);
+    rs_film_layer_cpu(b->pool, b->film, b->kp.width, b->kp.height, request->layer, request->for_display, b->image);
+    return 0;
+}
+
+static int cpu_read_image(RsBackend* base, RsFloat4* image, RsError* err)
+{
+    RsCpuBackend* b = cpu(base);
+    if (!b->image)
+        return rs_error_set(err, "internal error: no image made yet");
+    memcpy(image, b->image, (size_t)b->film_pixels * sizeof(RsFloat4));
+    return 0;
+}
+
 static int cpu_display(RsBackend* base, const RsDisplaySettings* settings, uint8_t* rgba, RsDisplayStats* stats,
                        RsError* err)
 {
-    (void)err;
     RsCpuBackend* b = cpu(base);
-    rs_display_stats_cpu(b->film, b->film_pixels, stats);
+    const RsFloat4* source = b->film;
+    if (settings->layer != RS_LAYER_BEAUTY || settings->denoise) {
+        RsImageRequest request = rs_display_image_request(settings);
+        if (cpu_make_image(base, &request, err))
+            return -1;
+        source = b->image;
+    }
+    rs_display_stats_cpu(source, b->film_pixels, stats);
     stats->exposure = rs_display_exposure(settings, stats);
-    TonemapTask t = {b->film, b->film_pixels, stats->exposure, settings->curve, rgba};
+    TonemapTask t = {source, b->film_pixels, stats->exposure, settings->curve, rgba};
     rs_pool_run(b->pool, tonemap_task, &t);
     return 0;
 }
@@ -493,6 +539,8 @@ static const RsBackendOps cpu_ops = {
     .write_film = cpu_write_film,
     .read_film_span = cpu_read_film_span,
     .write_film_span = cpu_write_film_span,
+    .make_image = cpu_make_image,
+    .read_image = cpu_read_image,
     .display = cpu_display,
     .finish = cpu_finish,
     .take_stage_times = NULL, /* every call is synchronous: the bounce loop times them */

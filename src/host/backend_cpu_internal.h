@@ -11,6 +11,7 @@
 #include <stdatomic.h>
 
 #include "backend.h"
+#include "denoise_cpu.h"
 #include "thread_pool.h"
 
 #define RS_CPU_BATCH 32u
@@ -29,11 +30,14 @@ typedef struct RsCpuBackend {
     RsKernelParams kp; /* scene view, frame settings and the current buffers */
 
     uint32_t capacity;   /* paths per wave the buffers hold */
-    uint32_t film_pixels;
+    uint32_t film_pixels;  /* per plane; the film has rs_film_planes(&base.config) of them */
     RsRayStateSoA rays[2]; /* [0] is current; [1] exists only for payload compaction */
     RsShadowStateSoA shadows;
     RsFloat4* path_radiance;
+    RsFloat4* path_aov[3]; /* with AOVs: path_albedo, path_normal, path_position (aov.h) */
     RsFloat4* film;
+    RsFloat4* image;       /* make_image's output, film_pixels entries (allocated on first use) */
+    RsDenoiseScratch denoise;
 
     /* dead-ray state */
     uint32_t* alive;      /* per row: the flags strategy, and the input of every compaction */

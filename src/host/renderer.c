@@ -29,7 +29,7 @@ typedef struct RsDevice {
     RsTraceStats stats; /* a copy of wf.stats, taken under the lock after every piece */
     uint64_t paths;     /* traced since begin */
     RsFloat4* staging;  /* a span's film in pass order, on its way to or from the host */
-    uint32_t staging_pixels;
+    uint32_t staging_entries; /* its size: planes x pixels */
     pthread_t thread;
     int thread_started;
     RsError err;
@@ -43,7 +43,8 @@ struct RsRenderer {
     uint64_t pixels;
     RsSpan* spans;
     uint32_t span_count;
-    RsFloat4* film; /* the host's film (several devices only) */
+    RsFloat4* film; /* the host's film (several devices only): `planes` planes of `pixels` */
+    uint32_t planes; /* rs_film_planes of the devices' configuration */
     uint32_t share_index, share_count; /* this process traces spans k % count == index */
 
     pthread_mutex_t lock;
@@ -118,6 +119,7 @@ RsRenderer* rs_renderer_create(const RsScene* scene, const RsRendererConfig* con
     }
     r->config = *config;
     r->config.backend.kind = rs_backend_resolve_kind(config->backend.kind);
+    r->planes = rs_film_planes(&r->config.backend);
     r->share_count = 1;
     pthread_mutex_init(&r->lock, NULL);
     pthread_cond_init(&r->work, NULL);
@@ -243,7 +245,7 @@ int rs_renderer_begin(RsRenderer* r, const RsFrameDesc* frame, uint64_t planned_
         return -1;
     if (several(r)) {
         free(r->film);
-        r->film = calloc(r->pixels, sizeof *r->film);
+        r->film = calloc(r->planes * r->pixels, sizeof *r->film);
         if (!r->film)
             return rs_error_set(err, "out of memory for a %ux%u film", frame->width, frame->height);
     } else {
@@ -258,7 +260,7 @@ int rs_renderer_resume(RsRenderer* r, const RsFloat4* film, uint32_t max_samples
     if (rs_spans_from_counts(film, r->width, r->height, max_samples, &r->spans, &r->span_count, err))
         return -1;
     if (several(r)) {
-        memcpy(r->film, film, r->pixels * sizeof *film);
+        memcpy(r->film, film, r->planes * r->pixels * sizeof *film);
         return 0; /* spans start with no holder: each device uploads what it takes */
     }
     for (uint32_t k = 0; k < r->span_count; ++k)
@@ -310,25 +312,30 @@ static int pick_span(RsRenderer* r, int d, int* waiting)
 
 static int staging_for(RsDevice* d, uint32_t pixels, RsError* err)
 {
-    if (pixels <= d->staging_pixels)
+    size_t entries = (size_t)d->r->planes * pixels;
+    if (entries <= d->staging_entries)
         return 0;
     free(d->staging);
-    d->staging = malloc((size_t)pixels * sizeof *d->staging);
-    d->staging_pixels = d->staging ? pixels : 0;
+    d->staging = malloc(entries * sizeof *d->staging);
+    d->staging_entries = d->staging ? (uint32_t)entries : 0;
     return d->staging ? 0 : rs_error_set(err, "out of memory moving a span of %u pixels", pixels);
 }
 
-/* Copies between the host's film (pixel order) and a staging buffer (pass order). */
+/* Copies between the host's film (pixel order) and a staging buffer (pass order), every plane. */
 static void gather_span(const RsRenderer* r, const RsSpan* s, RsFloat4* out)
 {
-    for (uint32_t k = 0; k < s->pixels; ++k)
-        out[k] = r->film[rs_pixel_of_index(s->first_index + k, r->width, r->height)];
+    for (uint32_t p = 0; p < r->planes; ++p)
+        for (uint32_t k = 0; k < s->pixels; ++k)
+            out[(size_t)p * s->pixels + k] =
+                r->film[p * r->pixels + rs_pixel_of_index(s->first_index + k, r->width, r->height)];
 }
 
 static void scatter_span(RsRenderer* r, const RsSpan* s, const RsFloat4* in)
 {
-    for (uint32_t k = 0; k < s->pixels; ++k)
-        r->film[rs_pixel_of_index(s->first_index + k, r->width, r->height)] = in[k];
+    for (uint32_t p = 0; p < r->planes; ++p)
+        for (uint32_t k = 0; k < s->pixels; ++k)
+            r->film[p * r->pixels + rs_pixel_of_index(s->first_index + k, r->width, r->height)] =
+                in[(size_t)p * s->pixels + k];
 }
 
 /* Traces the next piece of span k on device d (the span is marked busy; the lock is not held).
@@ -544,7 +551,7 @@ int rs_renderer_read_film(RsRenderer* r, RsFloat4* film, RsError* err)
             return -1;
     } else {
         pthread_mutex_lock(&r->lock);
-        memcpy(film, r->film, r->pixels * sizeof *film);
+        memcpy(film, r->film, r->planes * r->pixels * sizeof *film);
         pthread_mutex_unlock(&r->lock);
     }
     /* another process's spans read as zero (a resumed film holds them too) */
@@ -552,22 +559,41 @@ int rs_renderer_read_film(RsRenderer* r, RsFloat4* film, RsError* err)
         if (k % r->share_count == r->share_index)
             continue;
         const RsSpan* s = &r->spans[k];
-        for (uint32_t i = 0; i < s->pixels; ++i)
-            memset(&film[rs_pixel_of_index(s->first_index + i, r->width, r->height)], 0, sizeof *film);
+        for (uint32_t p = 0; p < r->planes; ++p)
+            for (uint32_t i = 0; i < s->pixels; ++i)
+                memset(&film[p * r->pixels + rs_pixel_of_index(s->first_index + i, r->width, r->height)], 0,
+                       sizeof *film);
     }
     return 0;
+}
+
+/* The first device, holding the whole film: with several devices the host's film is whole
+ * (every piece was copied back) and the first device gets all of it, which changes nothing
+ * for the spans it holds. */
+static RsBackend* whole_film_device(RsRenderer* r, RsError* err)
+{
+    RsBackend* b = r->devices[0].backend;
+    if (several(r) && b->ops->write_film(b, r->film, err))
+        return NULL;
+    return b;
 }
 
 int rs_renderer_display(RsRenderer* r, const RsDisplaySettings* settings, uint8_t* rgba, RsDisplayStats* stats,
                         RsError* err)
 {
-    RsBackend* b = r->devices[0].backend;
-    /* several devices: the host's film is whole (every piece was copied back); the first
-     * device gets all of it, which changes nothing for the spans it holds */
-    if (several(r) && b->ops->write_film(b, r->film, err))
-        return -1;
-    return b->ops->display(b, settings, rgba, stats, err);
+    RsBackend* b = whole_film_device(r, err);
+    return b ? b->ops->display(b, settings, rgba, stats, err) : -1;
 }
+
+int rs_renderer_image(RsRenderer* r, const RsImageRequest* request, RsFloat4* image, RsError* err)
+{
+    RsBackend* b = whole_film_device(r, err);
+    if (!b || b->ops->make_image(b, request, err))
+        return -1;
+    return b->ops->read_image(b, image, err);
+}
+
+uint32_t rs_renderer_film_planes(const RsRenderer* r) { return r->planes; }
 
 RsTraceStats rs_renderer_stats(RsRenderer* r)
 {

@@ -86,13 +86,19 @@ void rs_renderer_set_share(RsRenderer* r, uint32_t index, uint32_t count);
 uint64_t rs_renderer_paths_done(RsRenderer* r);
 /* The trace under way (or last): paths done and asked for, over this process's share. */
 void rs_renderer_progress(RsRenderer* r, uint64_t* done, uint64_t* target);
-/* The film (width * height RsFloat4: rgb sums | samples); safe to call from a tick. */
+/* The film (rs_renderer_film_planes planes of width * height RsFloat4, aov.h; plane 0: rgb
+ * sums | samples); safe to call from a tick. */
 int rs_renderer_read_film(RsRenderer* r, RsFloat4* film, RsError* err);
 /* Tone-maps the film into RGBA8 (the first device's display pipeline). Not from a tick. */
 int rs_renderer_display(RsRenderer* r, const RsDisplaySettings* settings, uint8_t* rgba, RsDisplayStats* stats,
                         RsError* err);
 /* Statistics since rs_renderer_begin, summed over the devices. */
 RsTraceStats rs_renderer_stats(RsRenderer* r);
+/* 1, or RS_FILM_PLANES_AOV when the configuration asked for AOVs (backend.aovs). */
+uint32_t rs_renderer_film_planes(const RsRenderer* r);
+/* An image made from the whole film on the first device: a layer or the denoised beauty
+ * (width * height RsFloat4, rgb | 1). Not from a tick. */
+int rs_renderer_image(RsRenderer* r, const RsImageRequest* request, RsFloat4* image, RsError* err);
 
 int rs_renderer_device_count(const RsRenderer* r);
 /* The backend's own index of device `device` (the CUDA device number). */

@@ -38,7 +38,12 @@ typedef struct RsKernelParams {
     RsRayStateSoA rays;
     RsShadowStateSoA shadows;
     RsFloat4* path_radiance; /* per slot: rgb | unused */
-    RsFloat4* film;          /* per pixel: summed rgb | number of samples summed */
+    RsFloat4* film;          /* per pixel: summed rgb | number of samples summed; with AOVs, the
+                                planes of aov.h follow, each width * height entries */
+    /* per slot, only with AOVs (NULL otherwise; aov.h says what they hold) */
+    RsFloat4* path_albedo;   /* albedo rgb | 1 once recorded */
+    RsFloat4* path_normal;   /* shading normal | 1 if the camera ray hit something */
+    RsFloat4* path_position; /* first hit point | its camera-space depth */
 } RsKernelParams;
 
 RS_FN uint32_t rs_pixel_count(const RsKernelParams* kp) { return kp->width * kp->height; }

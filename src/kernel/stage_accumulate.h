@@ -11,6 +11,7 @@
 #ifndef RS_KERNEL_STAGE_ACCUMULATE_H
 #define RS_KERNEL_STAGE_ACCUMULATE_H
 
+#include "aov.h"
 #include "kernel_params.h"
 #include "pixel_order.h"
 
@@ -33,6 +34,20 @@ RS_FN void rs_stage_accumulate(const RsKernelParams* kp, uint32_t lane)
         sum.w += 1.0f;
     }
     kp->film[pixel] = sum;
+    if (!kp->path_albedo)
+        return;
+    /* the AOV planes (aov.h), in the same order */
+    uint32_t pixels = rs_pixel_count(kp);
+    RsFloat4* plane = kp->film + pixel;
+    RsFloat4 squares = plane[(size_t)RS_PLANE_SQUARES * pixels], albedo = plane[(size_t)RS_PLANE_ALBEDO * pixels];
+    RsFloat4 normal = plane[(size_t)RS_PLANE_NORMAL * pixels], position = plane[(size_t)RS_PLANE_POSITION * pixels];
+    for (uint32_t slot = lane; slot < kp->wave_paths; slot += span_pixels)
+        rs_aov_accumulate(&squares, &albedo, &normal, &position, kp->path_radiance[slot], kp->path_albedo[slot],
+                          kp->path_normal[slot], kp->path_position[slot]);
+    plane[(size_t)RS_PLANE_SQUARES * pixels] = squares;
+    plane[(size_t)RS_PLANE_ALBEDO * pixels] = albedo;
+    plane[(size_t)RS_PLANE_NORMAL * pixels] = normal;
+    plane[(size_t)RS_PLANE_POSITION * pixels] = position;
 }
 
 #endif /* RS_KERNEL_STAGE_ACCUMULATE_H */

@@ -9,6 +9,7 @@
 #ifndef RS_KERNEL_STAGE_GENERATE_H
 #define RS_KERNEL_STAGE_GENERATE_H
 
+#include "aov.h"
 #include "kernel_params.h"
 #include "pixel_order.h"
 #include "rng.h"
@@ -31,6 +32,7 @@ RS_FN void rs_stage_generate(const RsKernelParams* kp, uint32_t slot)
     kp->rays.throughput[slot] = rs_float4(1.0f, 1.0f, 1.0f, 0.0f);
     kp->rays.path[slot] = rs_uint4(slot, pixel, 1u, key);
     kp->path_radiance[slot] = rs_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    rs_aov_clear(kp, slot);
 }
 
 #endif /* RS_KERNEL_STAGE_GENERATE_H */

@@ -31,6 +31,7 @@
 #ifndef RS_KERNEL_STAGE_SHADE_H
 #define RS_KERNEL_STAGE_SHADE_H
 
+#include "aov.h"
 #include "bsdf.h"
 #include "kernel_params.h"
 #include "light.h"
@@ -119,6 +120,7 @@ RS_FN uint32_t rs_stage_shade(const RsKernelParams* kp, uint32_t row, RsShadowRo
         ns = rs_mapped_normal(kp, mat, prim, prim_index, &sp, ns, wo, &tc);
         mat = rs_textured_material(kp, mat, &tc, &textured);
     }
+    rs_aov_record(kp, slot, depth, sp.p, ns, wo, mat, throughput);
 
     RsVec3 emitted = rs_emitted(mat, sp.n, wo);
     if (!rs_is_black(emitted)) {

@@ -42,7 +42,7 @@ int main()
         RsDisplayScratch s;
         CUDA_OK(rs_display_scratch_alloc(&s, n));
         for (uint32_t curve = 0; curve < RS_TONE_COUNT; ++curve) {
-            RsDisplaySettings settings = {0.25f, 1, curve};
+            RsDisplaySettings settings = {0.25f, 1, curve, RS_LAYER_BEAUTY, 0};
             CUDA_OK(rs_launch_display(d_film, n, settings.exposure, settings.auto_exposure, curve, &s, 0));
             RsDeviceDisplayStats g;
             std::vector<uint8_t> rgba(n * 4), ref(n * 4);

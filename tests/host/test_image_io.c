@@ -144,7 +144,7 @@ static void test_display_stats(void)
             CHECK_NEAR(st.log_average, exp(sum_log / lit), 1e-6 * exp(sum_log / lit));
         CHECK(st.max_luminance == mx, "n=%u: max %g vs %g", n, st.max_luminance, mx);
         CHECK(memcmp(st.histogram, hist, sizeof hist) == 0, "n=%u: histogram differs", n);
-        RsDisplaySettings ds = {0.5f, 1, RS_TONE_CLAMP};
+        RsDisplaySettings ds = {.exposure = 0.5f, .auto_exposure = 1, .curve = RS_TONE_CLAMP};
         if (count)
             CHECK_NEAR(rs_display_exposure(&ds, &st), 0.5 + log2(0.18 / st.log_average), 1e-5);
         free(film);

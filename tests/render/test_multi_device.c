@@ -89,6 +89,11 @@ static int f_display(RsBackend* b, const RsDisplaySettings* s, uint8_t* rgba, Rs
 {
     return INNER(b)->ops->display(INNER(b), s, rgba, st, e);
 }
+static int f_make_image(RsBackend* b, const RsImageRequest* r, RsError* e)
+{
+    return INNER(b)->ops->make_image(INNER(b), r, e);
+}
+static int f_read_image(RsBackend* b, RsFloat4* image, RsError* e) { return INNER(b)->ops->read_image(INNER(b), image, e); }
 static int f_finish(RsBackend* b, RsError* e) { return INNER(b)->ops->finish(INNER(b), e); }
 static int f_take_times(RsBackend* b, double s[RS_STAGE_COUNT], RsError* e)
 {
@@ -98,9 +103,27 @@ static uint64_t f_bytes(const RsBackend* b) { return INNER(b)->ops->bytes_per_pa
 #undef INNER
 
 static RsBackendOps cue_ops = {
-    f_destroy, f_set_scene, f_set_frame, f_generate, f_sort, f_extend,     f_shade,     f_connect,   f_drop_dead,
-    f_read_counts, f_accumulate, f_read_film, f_write_film, f_read_span, f_write_span, f_display, f_finish, NULL,
-    f_bytes,
+    .destroy = f_destroy,
+    .set_scene = f_set_scene,
+    .set_frame = f_set_frame,
+    .generate = f_generate,
+    .sort = f_sort,
+    .extend = f_extend,
+    .shade = f_shade,
+    .connect = f_connect,
+    .drop_dead = f_drop_dead,
+    .read_counts = f_read_counts,
+    .accumulate = f_accumulate,
+    .read_film = f_read_film,
+    .write_film = f_write_film,
+    .read_film_span = f_read_span,
+    .write_film_span = f_write_span,
+    .make_image = f_make_image,
+    .read_image = f_read_image,
+    .display = f_display,
+    .finish = f_finish,
+    .take_stage_times = NULL,
+    .bytes_per_path = f_bytes,
 };
 
 static RsBackend* cue_create(const RsBackendConfig* c, RsError* err)
