@@ -11,6 +11,7 @@
 
 #include <stb_image_write.h>
 
+#include "exr_io.h"
 #include "safe_file.h"
 
 static const char* const curve_names[RS_TONE_COUNT] = {"clamp", "reinhard", "aces"};
@@ -32,15 +33,17 @@ int rs_image_format_from_path(const char* path, RsImageFormat* out, RsError* err
     const char* dot = strrchr(path, '.');
     const char* slash = strrchr(path, '/');
     if (!dot || (slash && dot < slash))
-        return rs_error_set(err, "%s: no file extension; use .png, .hdr or .pfm", path);
+        return rs_error_set(err, "%s: no file extension; use .png, .exr, .hdr or .pfm", path);
     if (strcasecmp(dot, ".png") == 0)
         *out = RS_IMAGE_PNG;
     else if (strcasecmp(dot, ".hdr") == 0)
         *out = RS_IMAGE_HDR;
     else if (strcasecmp(dot, ".pfm") == 0)
         *out = RS_IMAGE_PFM;
+    else if (strcasecmp(dot, ".exr") == 0)
+        *out = RS_IMAGE_EXR;
     else
-        return rs_error_set(err, "%s: unsupported image format '%s'; use .png, .hdr or .pfm", path, dot);
+        return rs_error_set(err, "%s: unsupported image format '%s'; use .png, .exr, .hdr or .pfm", path, dot);
     return 0;
 }
 
@@ -119,6 +122,10 @@ int rs_image_write(const char* path, uint32_t width, uint32_t height, const floa
     RsImageFormat fmt;
     if (rs_image_format_from_path(path, &fmt, err))
         return -1;
+    if (fmt == RS_IMAGE_EXR) {
+        RsExrLayer beauty = {"", "RGB", rgb};
+        return rs_exr_write(path, width, height, &beauty, 1, 0, err);
+    }
     Encoded e = {NULL, 0, 0, 0};
     int ok = 0;
     if (fmt == RS_IMAGE_PNG)

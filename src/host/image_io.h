@@ -1,6 +1,7 @@
-/* image_io.h - writing images: tone-mapped sRGB PNG, linear Radiance HDR and PFM.
+/* image_io.h - writing images: tone-mapped sRGB PNG, linear OpenEXR (exr_io.h, float; render
+ * adds AOV layers through exr_io.h itself), Radiance HDR and PFM.
  *
- * Host C11. The format follows the output file's extension (.png, .hdr, .pfm). Files are
+ * Host C11. The format follows the output file's extension (.png, .exr, .hdr, .pfm). Files are
  * written to a temporary name in the same directory and renamed into place, so a crash or an
  * interrupt never leaves a truncated image under the requested name.
  */
@@ -12,7 +13,7 @@
 #include "../kernel/tonemap.h"
 #include "error.h"
 
-typedef enum RsImageFormat { RS_IMAGE_PNG, RS_IMAGE_HDR, RS_IMAGE_PFM } RsImageFormat;
+typedef enum RsImageFormat { RS_IMAGE_PNG, RS_IMAGE_EXR, RS_IMAGE_HDR, RS_IMAGE_PFM } RsImageFormat;
 
 /* Tone curves (RS_TONE_* of src/kernel/tonemap.h): clamp (linear, clipped at 1, what pbrt and
  * Mitsuba write to 8-bit files), reinhard (L / (1 + L) on luminance), aces (Narkowicz's fit). */
@@ -29,7 +30,7 @@ int rs_image_check_writable(const char* path, RsError* err);
 int rs_image_check_writable_png(const char* path, RsError* err);
 
 /* Writes `path` in the format its extension names. rgb: width * height * 3 linear floats (for
- * .hdr and .pfm); rgba: width * height tone-mapped RGBA8 pixels (for .png, from the backend's
+ * .exr, .hdr and .pfm); rgba: width * height tone-mapped RGBA8 pixels (for .png, from the backend's
  * display pipeline). Rows top first. */
 int rs_image_write(const char* path, uint32_t width, uint32_t height, const float* rgb, const uint8_t* rgba,
                    RsError* err);

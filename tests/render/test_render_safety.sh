@@ -94,7 +94,7 @@ for case in film paths_done truncated format; do
     cp "$tmp/c.ck" "$tmp/bad.ck"
     case $case in
     film) printf '\377' | dd of="$tmp/bad.ck" bs=1 seek=1000 conv=notrunc 2>/dev/null; want="checksum mismatch" ;;
-    paths_done) printf '\001' | dd of="$tmp/bad.ck" bs=1 seek=33 conv=notrunc 2>/dev/null; want="checksum mismatch" ;;
+    paths_done) printf '\001' | dd of="$tmp/bad.ck" bs=1 seek=41 conv=notrunc 2>/dev/null; want="checksum mismatch" ;;
     truncated) dd if="$tmp/c.ck" of="$tmp/bad.ck" bs=1000 count=20 2>/dev/null; want="truncated or corrupt" ;;
     format) printf '\001' | dd of="$tmp/bad.ck" bs=1 seek=8 conv=notrunc 2>/dev/null; want="checkpoint of format 1" ;;
     esac
