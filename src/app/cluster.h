@@ -40,9 +40,9 @@ void rs_cluster_send_stop(RsCluster* c, int level);
 /* The others: the highest stop level rank 0 has sent so far (0: none). Never blocks. */
 int rs_cluster_poll_stop(RsCluster* c);
 
-/* Sums every rank's film into rank 0's (each pixel is non-zero on one rank only, so the sum is
+/* Sums every rank's film (entries: pixels times planes) into rank 0's (each pixel is non-zero on one rank only, so the sum is
  * that rank's value exactly). */
-int rs_cluster_sum_film(RsCluster* c, RsFloat4* film, size_t pixels);
+int rs_cluster_sum_film(RsCluster* c, RsFloat4* film, size_t entries);
 /* Sums counters into rank 0's, and the largest of a flag into every rank's. */
 int rs_cluster_sum_u64(RsCluster* c, uint64_t* values, int count);
 int rs_cluster_max_int(RsCluster* c, int* value);

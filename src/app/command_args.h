@@ -24,6 +24,9 @@ typedef struct RsRenderArgs {
     const char* checkpoint;
     const char* resume;
     uint64_t checkpoint_every; /* seconds */
+    uint32_t aovs;      /* bit 1 << RS_LAYER_* for each --aov layer (written into .exr outputs) */
+    int denoise;        /* --denoise: outputs hold the denoised beauty (.exr: the noisy one too) */
+    int exr_half;       /* --exr-half: half-float .exr channels */
     char default_output[RS_PATH_BYTES]; /* SCENE's base name with .png, when no -o is given */
 } RsRenderArgs;
 

@@ -29,6 +29,7 @@
 #include "commands.h"
 #include "interrupt.h"
 #include "options.h"
+#include "render_outputs.h"
 
 static double now_seconds(void)
 {
@@ -61,24 +62,13 @@ static void report_progress(uint64_t done_paths, uint64_t total_paths, uint64_t 
     fflush(stderr);
 }
 
-/* "out.png" -> "out.partial.png" */
-static void partial_name(const char* path, char* out, size_t size)
-{
-    const char* dot = strrchr(path, '.');
-    const char* slash = strrchr(path, '/');
-    if (!dot || (slash && dot < slash))
-        snprintf(out, size, "%s.partial", path);
-    else
-        snprintf(out, size, "%.*s.partial%s", (int)(dot - path), path, dot);
-}
-
 /* Saves the film; a failure is a warning (the render goes on, its images are still written). */
 static int save_checkpoint(RsRenderer* renderer, const char* path, const RsCheckpointHeader* base, uint64_t paths_done)
 {
     RsCheckpointHeader h = *base;
     h.paths_done = paths_done;
-    size_t pixels = (size_t)h.width * h.height;
-    RsFloat4* film = malloc(pixels * sizeof *film);
+    size_t entries = (size_t)h.width * h.height * h.film_planes;
+    RsFloat4* film = malloc(entries * sizeof *film);
     RsError err = {{0}};
     int status = -1;
     if (!film)
@@ -88,47 +78,6 @@ static int save_checkpoint(RsRenderer* renderer, const char* path, const RsCheck
     if (status)
         rs_cli_warning("%s; the render goes on", err.message);
     free(film);
-    return status;
-}
-
-/* PNG bytes come from the backend's display pipeline (the viewer's), HDR and PFM from the film. */
-static int write_outputs(RsRenderer* renderer, const RsRenderDesc* rd, const char* const* outputs, int count,
-                         const RsDisplaySettings* display, int partial, int quiet)
-{
-    size_t pixels = (size_t)rd->width * rd->height;
-    RsFloat4* film = malloc(pixels * sizeof *film);
-    float* rgb = malloc(pixels * 3 * sizeof *rgb);
-    uint8_t* rgba = malloc(pixels * 4);
-    RsDisplayStats stats;
-    RsError err = {{0}};
-    int status = RS_EXIT_OK;
-    if (!film || !rgb || !rgba) {
-        rs_cli_error("out of memory reading back the image");
-        status = RS_EXIT_FAILURE;
-    } else if (rs_renderer_read_film(renderer, film, &err) ||
-               rs_renderer_display(renderer, display, rgba, &stats, &err)) {
-        rs_cli_error("%s", err.message);
-        status = RS_EXIT_FAILURE;
-    } else {
-        rs_film_resolve(film, (uint32_t)pixels, rgb);
-        for (int i = 0; i < count; ++i) {
-            char name[RS_PATH_BYTES];
-            if (partial)
-                partial_name(outputs[i], name, sizeof name);
-            else
-                snprintf(name, sizeof name, "%s", outputs[i]);
-            rs_error_clear(&err);
-            if (rs_image_write(name, rd->width, rd->height, rgb, rgba, &err)) {
-                rs_cli_error("%s", err.message);
-                status = RS_EXIT_FAILURE;
-            } else if (!quiet || partial) {
-                rs_cli_note("wrote %s", name);
-            }
-        }
-    }
-    free(film);
-    free(rgb);
-    free(rgba);
     return status;
 }
 
@@ -148,7 +97,7 @@ static int check_destinations(const RsRenderArgs* a)
     }
     for (int i = 0; i < a->output_count; ++i) {
         char partial[RS_PATH_BYTES];
-        partial_name(a->outputs[i], partial, sizeof partial);
+        rs_render_partial_name(a->outputs[i], partial, sizeof partial);
         rs_file_remove_stale_temps(a->outputs[i]);
         rs_file_remove_stale_temps(partial);
     }
@@ -241,10 +190,11 @@ static void render_tick(void* ctx)
 static int gather(RsCluster* cl, RsRenderer* renderer, uint64_t pixels, uint32_t spp, int* stopped, RsTraceStats* s,
                   RsError* err)
 {
-    RsFloat4* film = malloc(pixels * sizeof *film);
+    size_t entries = (size_t)pixels * rs_renderer_film_planes(renderer);
+    RsFloat4* film = malloc(entries * sizeof *film);
     uint64_t rays[3] = {s->camera_rays, s->bounce_rays, s->shadow_rays};
     if (!film || rs_renderer_read_film(renderer, film, err) || rs_cluster_max_int(cl, stopped) ||
-        rs_cluster_sum_u64(cl, rays, 3) || rs_cluster_sum_film(cl, film, pixels)) {
+        rs_cluster_sum_u64(cl, rays, 3) || rs_cluster_sum_film(cl, film, entries)) {
         free(film);
         return film ? -1 : rs_error_set(err, "out of memory gathering the film");
     }
@@ -318,6 +268,8 @@ static int render_main(RsRenderArgs* args, RsCluster* cl)
     uint64_t pixels = (uint64_t)rd.width * rd.height, total = pixels * rd.spp;
     RsFrameDesc frame = rs_frame_from_scene(&scene, rd.width, rd.height, rd.max_depth, rd.integrator, rd.seed);
     RsRendererConfig rc = rs_common_renderer_config(opt);
+    rc.backend.aovs = a.aovs != 0 || a.denoise;
+    ck.film_planes = rs_film_planes(&rc.backend);
     rs_cluster_local_devices(cl, &rc);
     RsRenderer* renderer = rs_renderer_create(&scene, &rc, &err);
     if (renderer)
@@ -424,7 +376,7 @@ static int render_main(RsRenderArgs* args, RsCluster* cl)
         /* an error or an interrupt: keep everything that was traced */
         if (traced < 0)
             rs_cli_error("%s", err.message);
-        RsFloat4* film = malloc(pixels * sizeof *film);
+        RsFloat4* film = malloc(pixels * ck.film_planes * sizeof *film);
         rs_error_clear(&err);
         if (film && rs_renderer_read_film(renderer, film, &err) == 0)
             report_stop(traced < 0 ? "failed" : "interrupted", film, pixels, rd.spp);
@@ -433,7 +385,7 @@ static int render_main(RsRenderArgs* args, RsCluster* cl)
             save_checkpoint(renderer, a.checkpoint, &ck, done_paths) == 0)
             rs_cli_note("saved %s; continue with --resume %s", a.checkpoint, a.checkpoint);
         if (done_paths > 0)
-            write_outputs(renderer, &rd, a.outputs, a.output_count, &a.display, 1, opt->quiet);
+            rs_render_write_outputs(renderer, rd.width, rd.height, &a, 1);
         status = traced < 0 ? RS_EXIT_FAILURE : RS_EXIT_INTERRUPTED;
         goto done;
     }
@@ -443,7 +395,7 @@ static int render_main(RsRenderArgs* args, RsCluster* cl)
         rs_cli_note("done in %.2f s: %.2f Mrays/s (%.2f M camera, %.2f M bounce, %.2f M shadow rays)", elapsed,
                     (double)rs_trace_stats_rays(&s) / elapsed / 1e6, (double)s.camera_rays / 1e6,
                     (double)s.bounce_rays / 1e6, (double)s.shadow_rays / 1e6);
-    status = write_outputs(renderer, &rd, a.outputs, a.output_count, &a.display, 0, opt->quiet);
+    status = rs_render_write_outputs(renderer, rd.width, rd.height, &a, 0);
 done:
     rs_interrupt_uninstall();
     rs_renderer_destroy(renderer);

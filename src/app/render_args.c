@@ -2,8 +2,54 @@
  * application layer. */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
+#include "../kernel/aov.h"
 #include "command_args.h"
+
+static const char* const layer_names[RS_LAYER_COUNT] = {
+#define RS_LAYER_NAME(id, name, channels, help) name,
+    RS_LAYER_TABLE(RS_LAYER_NAME)
+#undef RS_LAYER_NAME
+};
+
+/* "albedo,normal" -> bits 1 << RS_LAYER_ALBEDO | 1 << RS_LAYER_NORMAL; "all": every AOV. */
+static int parse_aovs(const char* list, uint32_t* mask)
+{
+    *mask = 0;
+    const char* p = list;
+    while (*p) {
+        size_t len = strcspn(p, ",");
+        int found = 0;
+        if (len == 3 && strncmp(p, "all", 3) == 0) {
+            *mask |= ((1u << RS_LAYER_COUNT) - 1u) & ~(1u << RS_LAYER_BEAUTY);
+            found = 1;
+        }
+        for (uint32_t l = RS_LAYER_BEAUTY + 1; l < RS_LAYER_COUNT && !found; ++l)
+            if (strlen(layer_names[l]) == len && strncmp(p, layer_names[l], len) == 0) {
+                *mask |= 1u << l;
+                found = 1;
+            }
+        if (!found) {
+            rs_cli_error("--aov: unknown layer '%.*s' (all, albedo, normal, depth, position, variance)", (int)len, p);
+            return -1;
+        }
+        p += len;
+        if (*p == ',')
+            ++p;
+    }
+    if (*mask == 0) {
+        rs_cli_error("--aov: expected a list of layers (all, albedo, normal, depth, position, variance)");
+        return -1;
+    }
+    return 0;
+}
+
+static int has_extension(const char* path, const char* ext)
+{
+    size_t n = strlen(path), k = strlen(ext);
+    return n > k && strcasecmp(path + n - k, ext) == 0;
+}
 
 void rs_render_usage(FILE* f)
 {
@@ -12,8 +58,15 @@ void rs_render_usage(FILE* f)
             "\n"
             "Renders SCENE (a JSON scene file, see scenes/README.md) and writes the image.\n"
             "\n"
-            "  -o, --output FILE     image to write; .png (tone-mapped sRGB), .hdr or .pfm (linear);\n"
-            "                        may be given several times (default: SCENE's name with .png)\n"
+            "  -o, --output FILE     image to write; .png (tone-mapped sRGB), .exr, .hdr or .pfm\n"
+            "                        (linear); may be given several times (default: SCENE's name\n"
+            "                        with .png)\n"
+            "  --aov LIST            also write these layers into every .exr output: all, or any of\n"
+            "                        albedo, normal, depth, position, variance (comma-separated)\n"
+            "  --denoise             write the denoised image (a-trous wavelet filter guided by the\n"
+            "                        AOVs); .exr outputs keep the noisy one as the layer 'noisy',\n"
+            "                        other formats in NAME.noisy.EXT\n"
+            "  --exr-half            write .exr channels as half floats (default: 32-bit float)\n"
             "  --exposure EV         exposure in stops applied before tone mapping (default 0)\n"
             "  --auto-exposure       map the log-average luminance to middle grey (then add --exposure)\n"
             "  --tonemap NAME        clamp | reinhard | aces (default clamp)\n"
@@ -87,6 +140,13 @@ int rs_render_parse_args(int argc, char** argv, RsRenderArgs* a)
                 return -1;
         } else if (strcmp(argv[i], "--auto-exposure") == 0) {
             a->display.auto_exposure = 1;
+        } else if ((v = rs_cli_value(argc, argv, &i, "--aov", NULL, &missing))) {
+            if (parse_aovs(v, &a->aovs))
+                return -1;
+        } else if (strcmp(argv[i], "--denoise") == 0) {
+            a->denoise = 1;
+        } else if (strcmp(argv[i], "--exr-half") == 0) {
+            a->exr_half = 1;
         } else if (missing) {
             return -1;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
@@ -110,5 +170,13 @@ int rs_render_parse_args(int argc, char** argv, RsRenderArgs* a)
         }
         a->outputs[a->output_count++] = a->default_output;
     }
+    int exr = 0;
+    for (int k = 0; k < a->output_count; ++k)
+        exr |= has_extension(a->outputs[k], ".exr");
+    if (a->aovs && !exr) {
+        rs_cli_error("--aov writes layers into an OpenEXR file: give an output ending in .exr (-o NAME.exr)");
+        return -1;
+    }
+    a->display.denoise = a->denoise;
     return 0;
 }
