@@ -7,12 +7,6 @@
 #include "../kernel/aov.h"
 #include "command_args.h"
 
-static const char* const layer_names[RS_LAYER_COUNT] = {
-#define RS_LAYER_NAME(id, name, channels, help) name,
-    RS_LAYER_TABLE(RS_LAYER_NAME)
-#undef RS_LAYER_NAME
-};
-
 /* "albedo,normal" -> bits 1 << RS_LAYER_ALBEDO | 1 << RS_LAYER_NORMAL; "all": every AOV. */
 static int parse_aovs(const char* list, uint32_t* mask)
 {
@@ -26,7 +20,7 @@ static int parse_aovs(const char* list, uint32_t* mask)
             found = 1;
         }
         for (uint32_t l = RS_LAYER_BEAUTY + 1; l < RS_LAYER_COUNT && !found; ++l)
-            if (strlen(layer_names[l]) == len && strncmp(p, layer_names[l], len) == 0) {
+            if (strlen(rs_layer_name(l)) == len && strncmp(p, rs_layer_name(l), len) == 0) {
                 *mask |= 1u << l;
                 found = 1;
             }

@@ -65,6 +65,7 @@ static int make_renderer(RsViewer* v, RsError* err)
     rs_renderer_destroy(v->renderer);
     RsRendererConfig rc = rs_common_renderer_config(&v->options);
     rc.spans_per_device = RS_VIEW_SPANS_PER_DEVICE;
+    rc.backend.aovs = 1; /* the denoiser's guides and the layers 'v' shows */
     v->renderer = rs_renderer_create(&v->scene, &rc, err);
     if (!v->renderer)
         return -1;
@@ -153,7 +154,13 @@ int rs_viewer_frame(RsViewer* v, double budget_seconds, RsError* err)
         v->next_path += n;
     }
     double t_trace = now_seconds() - t0;
-    if (rs_renderer_display(v->renderer, &v->display, v->rgba, &v->stats, err))
+    RsDisplaySettings shown = v->display;
+    if (v->display.layer == RS_LAYER_ALBEDO || v->display.layer == RS_LAYER_NORMAL) {
+        shown.exposure = 0.0f; /* reflectances and mapped normals are already in [0, 1] */
+        shown.auto_exposure = 0;
+    }
+    shown.denoise = v->display.denoise && v->display.layer == RS_LAYER_BEAUTY;
+    if (rs_renderer_display(v->renderer, &shown, v->rgba, &v->stats, err))
         return -1;
     v->shown_spp = rs_viewer_spp(v);
     double t = now_seconds() - t0;
@@ -229,6 +236,8 @@ int rs_viewer_key(RsViewer* v, int key, RsError* err)
     case 'b': v->display.exposure += 0.5f; break;
     case 'B': v->display.exposure -= 0.5f; break;
     case 'x': v->display.auto_exposure = !v->display.auto_exposure; break;
+    case 'n': v->display.denoise = !v->display.denoise; break;
+    case 'v': v->display.layer = (v->display.layer + 1) % RS_LAYER_COUNT; break;
     case 'h': v->hud = !v->hud; break;
     case RS_VIEW_KEY_ESCAPE: v->quit = 1; break;
     case 'c': {
@@ -325,6 +334,8 @@ int rs_viewer_write_state(const RsViewer* v, const char* path, RsError* err)
     cJSON_AddNumberToObject(s, "exposure", v->display.exposure);
     cJSON_AddBoolToObject(s, "auto_exposure", v->display.auto_exposure);
     cJSON_AddNumberToObject(s, "applied_exposure", v->stats.exposure);
+    cJSON_AddBoolToObject(s, "denoise", v->display.denoise);
+    cJSON_AddStringToObject(s, "layer", rs_layer_name(v->display.layer));
     cJSON_AddBoolToObject(s, "hud", v->hud);
     cJSON_AddNumberToObject(s, "keys_applied", v->keys_applied);
     cJSON_AddNumberToObject(s, "screenshots", v->screenshots);

@@ -66,8 +66,9 @@ static void draw_hud(SDL_Renderer* r, const RsViewer* v)
              rs_renderer_backend_name(v->renderer));
     draw_text(r, 10, y, 1.0f, line, white);
     y += 12;
-    snprintf(line, sizeof line, "exposure %+.1f%s (applied %+.2f)", v->display.exposure,
-             v->display.auto_exposure ? " + auto" : "", v->stats.exposure);
+    snprintf(line, sizeof line, "exposure %+.1f%s (applied %+.2f)  %s%s", v->display.exposure,
+             v->display.auto_exposure ? " + auto" : "", v->stats.exposure, rs_layer_name(v->display.layer),
+             v->display.denoise && v->display.layer == RS_LAYER_BEAUTY ? ", denoised" : "");
     draw_text(r, 10, y, 1.0f, line, white);
     y += 16;
 

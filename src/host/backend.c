@@ -106,6 +106,16 @@ int rs_denoise_settings_check(const RsDenoiseSettings* s, RsError* err)
     return 0;
 }
 
+const char* rs_layer_name(uint32_t layer)
+{
+    static const char* const names[RS_LAYER_COUNT] = {
+#define RS_LAYER_NAME(id, name, channels, help) name,
+        RS_LAYER_TABLE(RS_LAYER_NAME)
+#undef RS_LAYER_NAME
+    };
+    return layer < RS_LAYER_COUNT ? names[layer] : "(unknown)";
+}
+
 uint32_t rs_film_planes(const RsBackendConfig* config) { return config->aovs ? RS_FILM_PLANES_AOV : 1u; }
 
 int rs_image_request_check(const RsBackendConfig* config, const RsImageRequest* request, RsError* err)

@@ -175,6 +175,9 @@ const char* rs_deadray_list(void);
 /* The next strategy after d that `kind` has (wrapping around): the viewer's strategy key. */
 RsDeadRay rs_deadray_next(RsDeadRay d, RsBackendKind kind);
 
+/* "beauty", "albedo", ... (aov.h's table). */
+const char* rs_layer_name(uint32_t layer);
+
 /* Planes in a film of this configuration: RS_FILM_PLANES_AOV with AOVs, else 1. */
 uint32_t rs_film_planes(const RsBackendConfig* config);
 
