@@ -45,6 +45,7 @@ typedef struct BenchOptions {
     int integrators[2];            /* path, whitted */
     uint32_t frames, warmup;
     int warmup_set;
+    int denoise; /* also time the denoiser on each timed frame's film */
     const char* json;
     const char* csv;
 } BenchOptions;
@@ -58,6 +59,7 @@ typedef struct BenchResult {
     double ms_median, ms_min, ms_max;
     RsTraceStats per_frame; /* totals over the timed frames divided by the frame count */
     double stage_ms[RS_STAGE_COUNT];
+    double denoise_ms; /* median; -1 without --denoise */
 } BenchResult;
 
 static void bench_usage(FILE* f)
@@ -75,6 +77,8 @@ static void bench_usage(FILE* f)
             "  --integrator NAME       path | whitted | both (default both)\n"
             "  --frames N              timed frames per configuration (default 30 on CUDA, 3 on CPU)\n"
             "  --warmup N              untimed frames first (default 5 on CUDA, 1 on CPU)\n"
+            "  --denoise               also time the denoiser on every timed frame (the film then\n"
+            "                          carries AOVs); reported as denoise_ms, apart from the frame\n"
             "  --json FILE, --csv FILE results with metadata (GPU, versions, build, scene hashes, commit)\n"
             "  --spp N                 samples per pixel per frame (default 1)\n"
             "  --width W --height H    default 1024x768 on CUDA, 160x120 on CPU\n"
@@ -175,6 +179,8 @@ static int parse_bench_args(int argc, char** argv, BenchOptions* o, char* scene_
                 return -1;
             o->warmup = (uint32_t)n;
             o->warmup_set = 1;
+        } else if (strcmp(argv[i], "--denoise") == 0) {
+            o->denoise = 1;
         } else if ((v = rs_cli_value(argc, argv, &i, "--json", NULL, &missing))) {
             o->json = v;
         } else if ((v = rs_cli_value(argc, argv, &i, "--csv", NULL, &missing))) {
@@ -221,6 +227,8 @@ static void scale_stats(RsTraceStats* s, double k)
         s->stage_seconds[st] *= k;
 }
 
+static double median_sorted(const double* v, uint32_t n) { return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]); }
+
 /* One configuration: warm-up, timed frames, statistics. */
 static int run_config(RsRenderer* renderer, const RsScene* scene, const RsRenderDesc* rd, const BenchOptions* o,
                       BenchResult* r, RsError* err)
@@ -229,7 +237,9 @@ static int run_config(RsRenderer* renderer, const RsScene* scene, const RsRender
     RsFrameDesc frame = rs_frame_from_scene(scene, rd->width, rd->height, rd->max_depth, rd->integrator, rd->seed);
     if (rs_renderer_begin(renderer, &frame, frame_paths, err))
         return -1;
-    double* times = malloc(o->frames * sizeof *times);
+    double* times = malloc(2 * o->frames * sizeof *times);
+    double* denoise_times = times + o->frames;
+    RsImageRequest denoise = {RS_LAYER_BEAUTY, 0, 1, rs_denoise_defaults()};
     if (!times)
         return rs_error_set(err, "out of memory");
     RsTraceStats before = rs_renderer_stats(renderer);
@@ -249,6 +259,13 @@ static int run_config(RsRenderer* renderer, const RsScene* scene, const RsRender
             goto done;
         if (f >= o->warmup)
             times[f - o->warmup] = (now_seconds() - t0) * 1e3;
+        if (o->denoise) { /* the frame's film, denoised: from the first launch until it is done */
+            double t1 = now_seconds();
+            if (rs_renderer_make_image(renderer, &denoise, err))
+                goto done;
+            if (f >= o->warmup)
+                denoise_times[f - o->warmup] = (now_seconds() - t1) * 1e3;
+        }
     }
     RsTraceStats now = rs_renderer_stats(renderer);
     RsTraceStats total = rs_trace_stats_since(&now, &before);
@@ -265,7 +282,12 @@ static int run_config(RsRenderer* renderer, const RsScene* scene, const RsRender
     qsort(times, o->frames, sizeof *times, compare_double);
     r->ms_min = times[0];
     r->ms_max = times[o->frames - 1];
-    r->ms_median = o->frames % 2 ? times[o->frames / 2] : 0.5 * (times[o->frames / 2 - 1] + times[o->frames / 2]);
+    r->ms_median = median_sorted(times, o->frames);
+    r->denoise_ms = -1.0;
+    if (o->denoise) {
+        qsort(denoise_times, o->frames, sizeof *denoise_times, compare_double);
+        r->denoise_ms = median_sorted(denoise_times, o->frames);
+    }
     status = 0;
 done:
     free(times);
@@ -357,6 +379,7 @@ int rs_cmd_bench(int argc, char** argv)
             o.deadray[d] = 0; /* e.g. CUB exists on the GPU only */
     RsRendererConfig all_devices = rs_common_renderer_config(&o.common);
     all_devices.backend.time_stages = 1;
+    all_devices.backend.aovs = o.denoise;
     int device_ids[RS_MAX_DEVICES], device_total = 0;
     if (rs_renderer_resolve_devices(&all_devices, device_ids, &device_total, &err)) {
         rs_cli_error("%s", err.message);
@@ -425,12 +448,16 @@ int rs_cmd_bench(int argc, char** argv)
                         rs_bench_meta_result(&meta, r->scene, rs_integrator_name(r->integrator),
                                              rs_deadray_name(r->deadray), cfg.backend.payload, r->devices, r->depth,
                                              width, height, spp, r->ms_median, r->ms_min, r->ms_max, &r->per_frame,
-                                             r->stage_ms);
+                                             r->stage_ms, r->denoise_ms);
                         if (!o.common.quiet)
                             fprintf(stderr, "raystream: %s %s %s depth %u on %d device%s: %.2f ms (%.1f FPS)\n",
                                     o.scenes[si], rs_integrator_name((uint32_t)ii), rs_deadray_name((RsDeadRay)d),
                                     o.depths[k], r->devices, r->devices == 1 ? "" : "s", r->ms_median,
                                     1000.0 / r->ms_median);
+                        if (o.denoise)
+                            printf("%s, %s, %s, depth %u: denoise %ux%u: %.3f ms (median of %u)\n", o.scenes[si],
+                                   rs_integrator_name((uint32_t)ii), rs_deadray_name((RsDeadRay)d), o.depths[k],
+                                   width, height, r->denoise_ms, o.frames);
                         ++count;
                     }
                 }

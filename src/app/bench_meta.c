@@ -26,7 +26,7 @@ void rs_file_hash(const char* path, char* out, size_t size)
 static const char csv_header[] =
     "scene,integrator,deadray,payload,depth,width,height,spp,ms_median,ms_min,ms_max,fps_median,"
     "mrays_camera,mrays_bounce,mrays_shadow,mrays_total,live_rays,live_fraction,shadow_rays,readback_bytes,"
-    "stage_generate_ms,stage_sort_ms,stage_extend_ms,stage_shade_ms,stage_connect_ms,stage_drop_dead_ms,stage_accumulate_ms,devices\n";
+    "stage_generate_ms,stage_sort_ms,stage_extend_ms,stage_shade_ms,stage_connect_ms,stage_drop_dead_ms,stage_accumulate_ms,devices,denoise_ms\n";
 
 int rs_bench_meta_open(BenchMeta* m, const RsCommonOptions* o, const char* json_path, const char* csv_path,
                        uint32_t frames, uint32_t warmup, RsError* err)
@@ -138,7 +138,8 @@ void rs_bench_meta_backend(BenchMeta* m, const RsBackend* backend)
 
 void rs_bench_meta_result(BenchMeta* m, const char* scene, const char* integrator, const char* deadray, int payload,
                           int devices, uint32_t depth, uint32_t width, uint32_t height, uint32_t spp, double ms_median,
-                          double ms_min, double ms_max, const RsTraceStats* s, const double* stage_ms)
+                          double ms_min, double ms_max, const RsTraceStats* s, const double* stage_ms,
+                          double denoise_ms)
 {
     double seconds = ms_median * 1e-3;
     double camera = s->camera_rays / seconds / 1e6, bounce = s->bounce_rays / seconds / 1e6,
@@ -174,6 +175,10 @@ void rs_bench_meta_result(BenchMeta* m, const char* scene, const char* integrato
         cJSON_AddItemToArray(shadows, cJSON_CreateNumber((double)s->shadow_at_depth[d]));
     }
     cJSON_AddNumberToObject(r, "readback_bytes_per_frame", (double)s->readback_bytes);
+    if (denoise_ms >= 0.0)
+        cJSON_AddNumberToObject(r, "denoise_ms", denoise_ms);
+    else
+        cJSON_AddNullToObject(r, "denoise_ms");
     cJSON* st = cJSON_AddObjectToObject(r, "stage_ms");
     for (int k = 0; k < RS_STAGE_COUNT; ++k)
         cJSON_AddNumberToObject(st, rs_stage_name((RsStage)k), stage_ms[k]);
@@ -198,7 +203,10 @@ void rs_bench_meta_result(BenchMeta* m, const char* scene, const char* integrato
         fprintf(m->csv, "%llu", (unsigned long long)s->readback_bytes);
         for (int k = 0; k < RS_STAGE_COUNT; ++k)
             fprintf(m->csv, ",%.4f", stage_ms[k]);
-        fprintf(m->csv, ",%d\n", devices);
+        fprintf(m->csv, ",%d,", devices);
+        if (denoise_ms >= 0.0)
+            fprintf(m->csv, "%.4f", denoise_ms);
+        fputc('\n', m->csv);
         fflush(m->csv);
     }
 }

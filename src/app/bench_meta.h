@@ -31,7 +31,8 @@ void rs_bench_meta_device(BenchMeta* m, const RsRenderer* renderer);
 void rs_bench_meta_backend(BenchMeta* m, const RsBackend* backend);
 void rs_bench_meta_result(BenchMeta* m, const char* scene, const char* integrator, const char* deadray, int payload,
                           int devices, uint32_t depth, uint32_t width, uint32_t height, uint32_t spp, double ms_median,
-                          double ms_min, double ms_max, const RsTraceStats* per_frame, const double* stage_ms);
+                          double ms_min, double ms_max, const RsTraceStats* per_frame, const double* stage_ms,
+                          double denoise_ms);
 /* Writes the JSON (to a temporary name, then renamed) and closes the CSV. */
 int rs_bench_meta_close(BenchMeta* m, RsError* err);
 

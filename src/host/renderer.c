@@ -585,11 +585,19 @@ int rs_renderer_display(RsRenderer* r, const RsDisplaySettings* settings, uint8_
     return b ? b->ops->display(b, settings, rgba, stats, err) : -1;
 }
 
-int rs_renderer_image(RsRenderer* r, const RsImageRequest* request, RsFloat4* image, RsError* err)
+int rs_renderer_make_image(RsRenderer* r, const RsImageRequest* request, RsError* err)
 {
     RsBackend* b = whole_film_device(r, err);
     if (!b || b->ops->make_image(b, request, err))
         return -1;
+    return b->ops->finish(b, err);
+}
+
+int rs_renderer_image(RsRenderer* r, const RsImageRequest* request, RsFloat4* image, RsError* err)
+{
+    if (rs_renderer_make_image(r, request, err))
+        return -1;
+    RsBackend* b = r->devices[0].backend;
     return b->ops->read_image(b, image, err);
 }
 

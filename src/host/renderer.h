@@ -99,6 +99,8 @@ uint32_t rs_renderer_film_planes(const RsRenderer* r);
 /* An image made from the whole film on the first device: a layer or the denoised beauty
  * (width * height RsFloat4, rgb | 1). Not from a tick. */
 int rs_renderer_image(RsRenderer* r, const RsImageRequest* request, RsFloat4* image, RsError* err);
+/* The same without the read-back: returns when the image is made (what bench times). */
+int rs_renderer_make_image(RsRenderer* r, const RsImageRequest* request, RsError* err);
 
 int rs_renderer_device_count(const RsRenderer* r);
 /* The backend's own index of device `device` (the CUDA device number). */

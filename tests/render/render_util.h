@@ -16,7 +16,8 @@ typedef struct TestRender {
 } TestRender;
 
 /* Renders through the renderer layer on `devices` devices of config's kind (0: all) and
- * returns the film (width * height RsFloat4, caller frees), NULL on error. */
+ * returns the film (width * height RsFloat4 per plane: one, or aov.h's planes when
+ * config->aovs; caller frees), NULL on error. */
 static inline RsFloat4* test_render_on(const RsScene* scene, const RsBackendConfig* config, int devices,
                                        const TestRender* tr, RsTraceStats* stats_out, RsError* err)
 {
@@ -36,7 +37,7 @@ static inline RsFloat4* test_render_on(const RsScene* scene, const RsBackendConf
     uint64_t planned = tr->wave_limit ? tr->wave_limit * (uint64_t)(devices > 0 ? devices : 1) : pixels * tr->spp;
     if (rs_renderer_begin(r, &frame, planned, err) || rs_renderer_trace(r, pixels * tr->spp, err))
         goto done;
-    film = malloc(pixels * sizeof *film);
+    film = malloc(pixels * rs_renderer_film_planes(r) * sizeof *film);
     if (!film || rs_renderer_read_film(r, film, err)) {
         free(film);
         film = NULL;
