@@ -65,7 +65,9 @@ typedef struct RsDenoiseBuffers {
     RsFloat4* out;        /* denoised colour | 1 */
 } RsDenoiseBuffers;
 
-/* A pixel's mean colour and demodulation albedo, and whether it takes part (samples, finite). */
+/* A pixel's mean colour and demodulation albedo, and whether it takes part (samples, finite
+ * colour). A pixel left out keeps its albedo when that is known, so that it is remodulated
+ * like its surface; without samples it shows its neighbours' lighting. */
 RS_FN int rs_denoise_input(const RsDenoiseBuffers* d, uint32_t pixel, RsVec3* colour, RsVec3* factor)
 {
     uint32_t pixels = d->width * d->height;
@@ -76,13 +78,14 @@ RS_FN int rs_denoise_input(const RsDenoiseBuffers* d, uint32_t pixel, RsVec3* co
     if (!(b.w > 0.0f))
         return 0;
     float inv = 1.0f / b.w;
-    RsVec3 c = rs_scale(rs_xyz(b), inv);
     a = rs_scale(a, inv);
-    if (!rs_is_finite3(c) || !rs_is_finite3(a))
+    if (rs_is_finite3(a))
+        *factor = rs_vec3(a.x >= RS_DENOISE_MIN_ALBEDO ? a.x : 1.0f, a.y >= RS_DENOISE_MIN_ALBEDO ? a.y : 1.0f,
+                          a.z >= RS_DENOISE_MIN_ALBEDO ? a.z : 1.0f);
+    RsVec3 c = rs_scale(rs_xyz(b), inv);
+    if (!rs_is_finite3(c))
         return 0;
     *colour = c;
-    *factor = rs_vec3(a.x >= RS_DENOISE_MIN_ALBEDO ? a.x : 1.0f, a.y >= RS_DENOISE_MIN_ALBEDO ? a.y : 1.0f,
-                      a.z >= RS_DENOISE_MIN_ALBEDO ? a.z : 1.0f);
     return 1;
 }
 
