@@ -58,5 +58,6 @@ else
         done
         echo "$name: done"
     done
-    ls -la "$q" | head -60
+    tar -czf "$out/quality.tar.gz" -C "$out" quality && rm -rf "$q"
+    echo "quality renders in $out/quality.tar.gz"
 fi
