@@ -5,7 +5,8 @@
 #                                        bench --denoise at 1920x1080, Nsight Compute of its kernels
 #   tools/gpu_denoise.sh quality [ARCH]  the renders tools/denoise_quality.py scores: per scene a
 #                                        reference (8192 spp, another seed) and 1, 4, 16 spp with
-#                                        --denoise --aov all, as .exr and .png
+#                                        --denoise, as .exr (denoised + noisy) and .png, one
+#                                        quality-SCENE.tar.gz each
 # On a host without the Debian libraries, bring .gpu-deps (tools/gpu_host_deps.sh); Sponza comes
 # from .sponza-run/crytek-sponza (*.gz, unpacked into .bench-assets) when it is there.
 set -u
@@ -53,11 +54,10 @@ else
         $rs render "$scene" --width "$w" --height "$h" --spp 8192 --seed 977 -q -o "$q/${name}_ref.exr" \
             -o "$q/${name}_ref.png" || exit 1
         for spp in 1 4 16; do
-            $rs render "$scene" --width "$w" --height "$h" --spp $spp --denoise --aov all -q \
+            $rs render "$scene" --width "$w" --height "$h" --spp $spp --denoise -q \
                 -o "$q/${name}_${spp}.exr" -o "$q/${name}_${spp}.png" || exit 1
         done
-        echo "$name: done"
+        tar -czf "$out/quality-$name.tar.gz" -C "$q" . && rm -f "$q"/*
+        echo "$name: $out/quality-$name.tar.gz"
     done
-    tar -czf "$out/quality.tar.gz" -C "$out" quality && rm -rf "$q"
-    echo "quality renders in $out/quality.tar.gz"
 fi
