@@ -292,7 +292,7 @@ int rs_viewer_screenshot(RsViewer* v, const char* png_path, const char* hdr_path
     if (!hdr_path)
         return 0;
     size_t pixels = pixels_of(v);
-    RsFloat4* film = malloc(pixels * sizeof *film);
+    RsFloat4* film = malloc(rs_renderer_film_planes(v->renderer) * pixels * sizeof *film); /* every plane */
     float* rgb = malloc(pixels * 3 * sizeof *rgb);
     int status = -1;
     if (!film || !rgb)

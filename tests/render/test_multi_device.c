@@ -163,7 +163,7 @@ static RsRenderer* make(const RsScene* scene, const RsBackendConfig* cfg, int de
 static RsFloat4* read_film(RsRenderer* r)
 {
     RsError err = {{0}};
-    RsFloat4* film = malloc((size_t)W * H * sizeof *film);
+    RsFloat4* film = malloc((size_t)W * H * rs_renderer_film_planes(r) * sizeof *film);
     CHECK(film && rs_renderer_read_film(r, film, &err) == 0, "read film: %s", err.message);
     return film;
 }
