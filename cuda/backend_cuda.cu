@@ -688,8 +688,8 @@ static int cuda_display(RsBackend* base, const RsDisplaySettings* settings, uint
         RS_CUDA(&b->ctx, rs_display_scratch_alloc(&b->display, b->film_pixels));
     }
     const RsFloat4* source = b->film;
-    if (settings->layer != RS_LAYER_BEAUTY || settings->denoise) {
-        RsImageRequest request = rs_display_image_request(settings);
+    RsImageRequest request = rs_display_image_request(settings);
+    if (request.layer != RS_LAYER_BEAUTY || request.denoise) {
         if (make_image(b, &request))
             return -1;
         source = b->image;

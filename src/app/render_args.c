@@ -2,7 +2,6 @@
  * application layer. */
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
 #include "../kernel/aov.h"
 #include "command_args.h"
@@ -37,12 +36,6 @@ static int parse_aovs(const char* list, uint32_t* mask)
         return -1;
     }
     return 0;
-}
-
-static int has_extension(const char* path, const char* ext)
-{
-    size_t n = strlen(path), k = strlen(ext);
-    return n > k && strcasecmp(path + n - k, ext) == 0;
 }
 
 void rs_render_usage(FILE* f)
@@ -165,8 +158,11 @@ int rs_render_parse_args(int argc, char** argv, RsRenderArgs* a)
         a->outputs[a->output_count++] = a->default_output;
     }
     int exr = 0;
-    for (int k = 0; k < a->output_count; ++k)
-        exr |= has_extension(a->outputs[k], ".exr");
+    for (int k = 0; k < a->output_count; ++k) {
+        RsImageFormat format;
+        RsError ignored = {{0}}; /* an unknown extension is reported before rendering */
+        exr |= rs_image_format_from_path(a->outputs[k], &format, &ignored) == 0 && format == RS_IMAGE_EXR;
+    }
     if (a->aovs && !exr) {
         rs_cli_error("--aov writes layers into an OpenEXR file: give an output ending in .exr (-o NAME.exr)");
         return -1;

@@ -26,15 +26,6 @@ void rs_render_partial_name(const char* path, char* out, size_t size) { insert_b
 
 void rs_render_noisy_name(const char* path, char* out, size_t size) { insert_before_extension(path, "noisy", out, size); }
 
-static const struct {
-    const char* name;
-    const char* channels;
-} layer_info[RS_LAYER_COUNT] = {
-#define RS_LAYER_INFO(id, name, channels, help) {name, channels},
-    RS_LAYER_TABLE(RS_LAYER_INFO)
-#undef RS_LAYER_INFO
-};
-
 /* rgb | w images -> interleaved floats of the layer's channel count */
 static void pack_channels(const RsFloat4* image, size_t pixels, int channels, float* out)
 {
@@ -104,9 +95,9 @@ static int make_images(RsRenderer* renderer, uint32_t width, uint32_t height, co
     for (uint32_t l = RS_LAYER_BEAUTY + 1; l < RS_LAYER_COUNT; ++l) {
         if (!(a->aovs & (1u << l)))
             continue;
-        int channels = (int)strlen(layer_info[l].channels);
+        int channels = (int)strlen(rs_layer_channels(l));
         if (!(im->layers[l] = malloc(im->pixels * (size_t)channels * sizeof(float)))) {
-            rs_error_set(err, "out of memory for the %s layer", layer_info[l].name);
+            rs_error_set(err, "out of memory for the %s layer", rs_layer_name(l));
             goto done;
         }
         rs_film_layer_cpu(NULL, film, width, height, l, 0, image);
@@ -128,7 +119,7 @@ static int write_exr(const char* path, uint32_t width, uint32_t height, const Im
         layers[n++] = (RsExrLayer){"noisy", "RGB", im->noisy};
     for (int l = RS_LAYER_BEAUTY + 1; l < RS_LAYER_COUNT; ++l)
         if (im->layers[l])
-            layers[n++] = (RsExrLayer){layer_info[l].name, layer_info[l].channels, im->layers[l]};
+            layers[n++] = (RsExrLayer){rs_layer_name(l), rs_layer_channels(l), im->layers[l]};
     return rs_exr_write(path, width, height, layers, n, half, err);
 }
 

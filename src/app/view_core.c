@@ -159,7 +159,6 @@ int rs_viewer_frame(RsViewer* v, double budget_seconds, RsError* err)
         shown.exposure = 0.0f; /* reflectances and mapped normals are already in [0, 1] */
         shown.auto_exposure = 0;
     }
-    shown.denoise = v->display.denoise && v->display.layer == RS_LAYER_BEAUTY;
     if (rs_renderer_display(v->renderer, &shown, v->rgba, &v->stats, err))
         return -1;
     v->shown_spp = rs_viewer_spp(v);

@@ -106,15 +106,18 @@ int rs_denoise_settings_check(const RsDenoiseSettings* s, RsError* err)
     return 0;
 }
 
-const char* rs_layer_name(uint32_t layer)
-{
-    static const char* const names[RS_LAYER_COUNT] = {
-#define RS_LAYER_NAME(id, name, channels, help) name,
-        RS_LAYER_TABLE(RS_LAYER_NAME)
-#undef RS_LAYER_NAME
-    };
-    return layer < RS_LAYER_COUNT ? names[layer] : "(unknown)";
-}
+static const struct {
+    const char* name;
+    const char* channels;
+} layer_rows[RS_LAYER_COUNT] = {
+#define RS_LAYER_ROW(id, name, channels, help) {name, channels},
+    RS_LAYER_TABLE(RS_LAYER_ROW)
+#undef RS_LAYER_ROW
+};
+
+const char* rs_layer_name(uint32_t layer) { return layer < RS_LAYER_COUNT ? layer_rows[layer].name : "(unknown)"; }
+
+const char* rs_layer_channels(uint32_t layer) { return layer < RS_LAYER_COUNT ? layer_rows[layer].channels : ""; }
 
 uint32_t rs_film_planes(const RsBackendConfig* config) { return config->aovs ? RS_FILM_PLANES_AOV : 1u; }
 
@@ -132,9 +135,9 @@ int rs_image_request_check(const RsBackendConfig* config, const RsImageRequest* 
 RsImageRequest rs_display_image_request(const RsDisplaySettings* settings)
 {
     RsImageRequest r;
-    r.layer = settings->denoise ? RS_LAYER_BEAUTY : settings->layer;
+    r.layer = settings->layer;
     r.for_display = 1;
-    r.denoise = settings->denoise;
+    r.denoise = settings->denoise && settings->layer == RS_LAYER_BEAUTY; /* other layers show as they are */
     r.denoiser = rs_denoise_defaults();
     return r;
 }

@@ -86,7 +86,7 @@ typedef struct RsDisplaySettings {
     int auto_exposure; /* map the log-average luminance to middle grey */
     uint32_t curve;    /* RS_TONE_* */
     uint32_t layer;    /* RS_LAYER_* (aov.h) shown; anything but beauty needs AOVs */
-    int denoise;       /* show the denoised beauty (needs AOVs) */
+    int denoise;       /* with layer beauty: show it denoised (needs AOVs) */
 } RsDisplaySettings;
 
 /* An image made from the film (make_image): one layer, or the denoised beauty. */
@@ -175,8 +175,9 @@ const char* rs_deadray_list(void);
 /* The next strategy after d that `kind` has (wrapping around): the viewer's strategy key. */
 RsDeadRay rs_deadray_next(RsDeadRay d, RsBackendKind kind);
 
-/* "beauty", "albedo", ... (aov.h's table). */
+/* "beauty", "albedo", ... and their channel letters ("RGB", "XYZ", "Z"), from aov.h's table. */
 const char* rs_layer_name(uint32_t layer);
+const char* rs_layer_channels(uint32_t layer);
 
 /* Planes in a film of this configuration: RS_FILM_PLANES_AOV with AOVs, else 1. */
 uint32_t rs_film_planes(const RsBackendConfig* config);
@@ -187,7 +188,8 @@ int rs_denoise_settings_check(const RsDenoiseSettings* s, RsError* err);
 /* Checks an image request against a configuration (AOVs present, layer known, settings). */
 int rs_image_request_check(const RsBackendConfig* config, const RsImageRequest* request, RsError* err);
 
-/* The request that display settings imply (for_display, default denoiser settings). */
+/* The request that display settings imply (for_display, default denoiser settings; denoise
+ * only for the beauty layer). */
 RsImageRequest rs_display_image_request(const RsDisplaySettings* settings);
 
 /* Copies a frame's settings into the kernel parameters (both backends do this in set_frame). */

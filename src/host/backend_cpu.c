@@ -503,8 +503,8 @@ static int cpu_display(RsBackend* base, const RsDisplaySettings* settings, uint8
 {
     RsCpuBackend* b = cpu(base);
     const RsFloat4* source = b->film;
-    if (settings->layer != RS_LAYER_BEAUTY || settings->denoise) {
-        RsImageRequest request = rs_display_image_request(settings);
+    RsImageRequest request = rs_display_image_request(settings);
+    if (request.layer != RS_LAYER_BEAUTY || request.denoise) {
         if (cpu_make_image(base, &request, err))
             return -1;
         source = b->image;

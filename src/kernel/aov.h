@@ -58,9 +58,6 @@ typedef enum RsLayer {
     RS_LAYER_COUNT
 } RsLayer;
 
-RS_FN int rs_is_finite(float x) { return x - x == 0.0f; }
-RS_FN int rs_is_finite3(RsVec3 v) { return rs_is_finite(v.x) && rs_is_finite(v.y) && rs_is_finite(v.z); }
-
 /* Reflectance a guide image shows for a material: its colour, or for a conductor the Fresnel
  * reflectance at normal incidence (its colour channel holds no reflectance). */
 RS_FN RsVec3 rs_aov_albedo(const RsMaterial* m)

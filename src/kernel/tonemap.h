@@ -40,8 +40,7 @@ RS_FN RsVec3 rs_film_pixel(RsFloat4 f)
     float inv = f.w > 0.0f ? 1.0f / f.w : 0.0f;
     RsVec3 c = rs_vec3(f.x * inv, f.y * inv, f.z * inv);
     /* a non-finite sample shows as black rather than poisoning statistics */
-    if (!(c.x == c.x && c.y == c.y && c.z == c.z) || fabsf(c.x) == RS_INFINITY || fabsf(c.y) == RS_INFINITY ||
-        fabsf(c.z) == RS_INFINITY)
+    if (!rs_is_finite3(c))
         return rs_vec3_splat(0.0f);
     return c;
 }

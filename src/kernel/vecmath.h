@@ -66,6 +66,9 @@ RS_FN float rs_max_abs_component(RsVec3 a)
 }
 
 RS_FN int rs_is_black(RsVec3 a) { return a.x == 0.0f && a.y == 0.0f && a.z == 0.0f; }
+/* Neither NaN nor infinite (x - x is NaN for both; no build uses -ffinite-math-only). */
+RS_FN int rs_is_finite(float x) { return x - x == 0.0f; }
+RS_FN int rs_is_finite3(RsVec3 v) { return rs_is_finite(v.x) && rs_is_finite(v.y) && rs_is_finite(v.z); }
 
 /* Rec. 709 / sRGB primaries luminance. */
 RS_FN float rs_luminance(RsVec3 c) { return 0.2126f * c.x + 0.7152f * c.y + 0.0722f * c.z; }
