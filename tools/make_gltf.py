@@ -9,7 +9,7 @@ vertices carry POSITION, NORMAL (the sides' normals tilted, so shading is smooth
 side's edges) and TEXCOORD_0. The sides' material is a textured dielectric (metallic 0, roughness
 0.4) with ../textures/bumps_normal.png as its normal map, the base's a gold metal (metallic 1,
 roughness 1) whose metallic-roughness map ../textures/gold_mr.png sets metallic 1 and a striped
-roughness: raystream maps them onto plastic and conductor. Used by scenes/gltf.json and tests/host/test_mesh_normals.c.
+roughness: raystream maps them onto plastic and conductor. Used by scenes/gltf.json and tests/host/import/test_mesh_normals.c.
 """
 import base64
 import json

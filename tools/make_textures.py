@@ -58,7 +58,7 @@ def write_hdr(path, width, height, rgb):
 
 
 def sky_texel(x, y, width, height):
-    """The equirectangular sky of sky.hdr at texel (x, y): direction as src/kernel/env_map.h."""
+    """The equirectangular sky of sky.hdr at texel (x, y): direction as src/kernel/light/env_map.h."""
     u, v = (x + 0.5) / width, (y + 0.5) / height
     phi, theta = 2.0 * math.pi * u, math.pi * v
     d = (math.sin(theta) * math.sin(phi), math.cos(theta), -math.sin(theta) * math.cos(phi))

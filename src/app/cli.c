@@ -1,5 +1,5 @@
 /* cli.c - option parsing helpers (see cli.h). Host C11, application layer. */
-#include "cli.h"
+#include "app/cli.h"
 
 #include <errno.h>
 #include <math.h>
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../host/message_text.h"
+#include "host/util/message_text.h"
 
 static FILE* messages;
 

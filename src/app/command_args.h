@@ -8,10 +8,10 @@
 #ifndef RS_APP_COMMAND_ARGS_H
 #define RS_APP_COMMAND_ARGS_H
 
-#include "../host/image_io.h"
-#include "cli.h"
-#include "options.h"
-#include "view_window.h"
+#include "app/cli.h"
+#include "app/options.h"
+#include "app/view/view_window.h"
+#include "host/io/image_io.h"
 
 #define RS_MAX_OUTPUTS 8
 

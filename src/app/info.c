@@ -4,12 +4,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../host/backend.h"
-#include "../host/scene_json.h"
-#include "../host/thread_pool.h"
-#include "../kernel/ray_state.h"
-#include "cli.h"
-#include "commands.h"
+#include "app/cli.h"
+#include "app/commands.h"
+#include "host/backend/backend.h"
+#include "host/import/json/scene_json.h"
+#include "host/util/thread_pool.h"
+#include "kernel/state/ray_state.h"
 #include "version.h"
 
 /* Builds every structure (and the BVHs with spatial splits) over the scene; a table row each. */

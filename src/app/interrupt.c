@@ -1,6 +1,6 @@
 /* interrupt.c - the escalating SIGINT/SIGTERM policy (see interrupt.h). Host C11 (POSIX). */
 #define _POSIX_C_SOURCE 200809L
-#include "interrupt.h"
+#include "app/interrupt.h"
 
 #include <string.h>
 #include <unistd.h>

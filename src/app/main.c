@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "commands.h"
+#include "app/cli.h"
+#include "app/commands.h"
 #include "version.h"
 
 static void usage(FILE* f)

@@ -1,11 +1,11 @@
 /* options.c - shared rendering options (see options.h). Host C11, application layer. */
-#include "options.h"
+#include "app/options.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "../host/scene_json.h"
-#include "cli.h"
+#include "app/cli.h"
+#include "host/import/json/scene_json.h"
 
 static const char help_before_deadray[] =
     "  --max-depth D         ray segments per path; 1 = camera rays + direct light (default: scene)\n"

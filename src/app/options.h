@@ -8,8 +8,8 @@
 
 #include <stdio.h>
 
-#include "../host/renderer.h"
-#include "../host/scene.h"
+#include "host/render/renderer.h"
+#include "host/scene/scene.h"
 
 typedef struct RsCommonOptions {
     RsBackendConfig backend;

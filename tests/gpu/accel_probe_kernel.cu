@@ -1,8 +1,8 @@
 /* accel_probe_kernel.cu - closest-hit and any-hit of arbitrary rays on the GPU, one kernel per
  * structure, for test_gpu_accel.c. nvcc. */
-#include "../../cuda/accel_upload.cuh"
-#include "../../cuda/trace_stack.cuh"
 #include "accel_probe_kernel.h"
+#include "cuda/backend/accel_upload.cuh"
+#include "cuda/stages/trace_stack.cuh"
 #include "cuda_ok.cuh"
 
 template <int Accel>

@@ -2,7 +2,7 @@
 #ifndef RS_TESTS_GPU_ACCEL_PROBE_KERNEL_H
 #define RS_TESTS_GPU_ACCEL_PROBE_KERNEL_H
 
-#include "../../src/kernel/accel.h"
+#include "kernel/accel/accel.h"
 
 #ifdef __cplusplus
 extern "C" {

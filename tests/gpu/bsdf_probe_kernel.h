@@ -3,7 +3,7 @@
 #ifndef RS_TESTS_GPU_BSDF_PROBE_KERNEL_H
 #define RS_TESTS_GPU_BSDF_PROBE_KERNEL_H
 
-#include "../kernel/bsdf_probe.h"
+#include "tests/kernel/bsdf_probe.h"
 
 #ifdef __cplusplus
 extern "C" {

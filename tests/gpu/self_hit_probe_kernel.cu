@@ -3,8 +3,8 @@
 #include "cuda_ok.cuh"
 #include "self_hit_probe_kernel.h"
 
-#include "../../cuda/accel_upload.cuh"
-#include "../kernel/self_hit_probe.h"
+#include "cuda/backend/accel_upload.cuh"
+#include "tests/kernel/self_hit_probe.h"
 
 __global__ void probe_kernel(RsKernelParams kp, uint32_t spp, uint32_t* counts)
 {

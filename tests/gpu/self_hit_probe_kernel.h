@@ -2,7 +2,7 @@
 #ifndef RS_TESTS_GPU_SELF_HIT_PROBE_KERNEL_H
 #define RS_TESTS_GPU_SELF_HIT_PROBE_KERNEL_H
 
-#include "../../src/kernel/kernel_params.h"
+#include "kernel/state/kernel_params.h"
 
 #ifdef __cplusplus
 extern "C" {

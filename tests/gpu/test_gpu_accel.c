@@ -3,7 +3,7 @@
  *
  *   test_gpu_accel [--rays N] SCENE.json...
  *
- * The rays of tests/host/random_rays.h, traced on the GPU by the same per-ray code and stack
+ * The rays of tests/host/accel/random_rays.h, traced on the GPU by the same per-ray code and stack
  * placement as the trace kernels, against brute force over every primitive, also on the GPU:
  * the closest hit's t within 1e-6 relative and the same any-hit verdict. Brute force runs on the
  * GPU because the triangle test's own rounding differs between the CPU and the GPU (nvcc fuses
@@ -13,11 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/host/backend.h"
-#include "../../src/host/scene_json.h"
-#include "../host/random_rays.h"
-#include "../test.h"
 #include "accel_probe_kernel.h"
+#include "host/backend/backend.h"
+#include "host/import/json/scene_json.h"
+#include "tests/host/accel/random_rays.h"
+#include "tests/test.h"
 
 static void check_scene(RsScene* s, const char* name, uint32_t rays)
 {

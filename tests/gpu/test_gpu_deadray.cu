@@ -18,13 +18,13 @@
 #include <algorithm>
 #include <vector>
 
-#include "../test.h"
 #include "cuda_ok.cuh"
+#include "tests/test.h"
 
-#include "../../cuda/deadray_compact.cuh"
-#include "../../cuda/deadray_live.cuh"
-#include "../../cuda/kernels.cuh"
-#include "../../src/kernel/rng.h"
+#include "cuda/deadray/deadray_compact.cuh"
+#include "cuda/deadray/deadray_live.cuh"
+#include "cuda/stages/kernels.cuh"
+#include "kernel/sampling/rng.h"
 
 
 static std::vector<uint32_t> random_keep(uint32_t n, double fill, uint32_t seed)

@@ -11,12 +11,12 @@
 
 #include <vector>
 
-#include "../test.h"
 #include "cuda_ok.cuh"
+#include "tests/test.h"
 
-#include "../../cuda/display.cuh"
+#include "cuda/post/display.cuh"
 extern "C" {
-#include "../../src/host/display_cpu.h"
+#include "host/backend/cpu/display_cpu.h"
 }
 
 

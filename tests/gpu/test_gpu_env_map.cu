@@ -1,7 +1,7 @@
 /* test_gpu_env_map.cu - the environment map's CDF built on the GPU equals the CPU's (gpu suite;
  * exits 77 without a CUDA device). nvcc.
  *
- * The two run the same weight and normalisation code (src/kernel/env_map.h) and differ only in
+ * The two run the same weight and normalisation code (src/kernel/light/env_map.h) and differ only in
  * the order of the prefix sums (the GPU's block scan against the CPU's loop), so every entry
  * of the row CDFs and the marginal must agree within float rounding, 2e-5. Maps: SKY_HDR
  * (128x64), random images whose rows are longer than a block's chunk (3000 x 5), whose
@@ -15,14 +15,14 @@
 
 #include <vector>
 
-#include "../test.h"
 #include "cuda_ok.cuh"
+#include "tests/test.h"
 
-#include "../../cuda/env_map_cdf.cuh"
+#include "cuda/backend/env_map_cdf.cuh"
 extern "C" {
-#include "../../src/host/env_map.h"
+#include "host/scene/env_map.h"
 }
-#include "../../src/kernel/rng.h"
+#include "kernel/sampling/rng.h"
 
 static void compare(const char* name, RsEnvMap* m)
 {

@@ -17,9 +17,9 @@
  */
 #include <math.h>
 
-#include "../../src/host/scene_json.h"
-#include "../render/render_util.h"
-#include "../test.h"
+#include "host/import/json/scene_json.h"
+#include "tests/render/render_util.h"
+#include "tests/test.h"
 
 static RsBackendConfig gpu_config(RsDeadRay d, int payload)
 {

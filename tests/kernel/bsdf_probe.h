@@ -4,8 +4,8 @@
 #ifndef RS_TESTS_KERNEL_BSDF_PROBE_H
 #define RS_TESTS_KERNEL_BSDF_PROBE_H
 
-#include "../../src/kernel/bsdf.h"
-#include "../../src/kernel/rng.h"
+#include "kernel/bsdf/bsdf.h"
+#include "kernel/sampling/rng.h"
 
 typedef struct BsdfProbeSample {
     RsVec3 wi, weight;

@@ -15,11 +15,11 @@
 #ifndef RS_TESTS_SELF_HIT_PROBE_H
 #define RS_TESTS_SELF_HIT_PROBE_H
 
-#include "../../src/kernel/bsdf.h"
-#include "../../src/kernel/accel.h"
-#include "../../src/kernel/kernel_params.h"
-#include "../../src/kernel/light.h"
-#include "../../src/kernel/rng.h"
+#include "kernel/accel/accel.h"
+#include "kernel/bsdf/bsdf.h"
+#include "kernel/light/light.h"
+#include "kernel/sampling/rng.h"
+#include "kernel/state/kernel_params.h"
 
 enum {
     PROBE_SHADOW,

@@ -27,14 +27,14 @@
 
 #define PI 3.14159265358979323846
 
-#include "../../src/host/material.h"
-#include "../chi_square.h"
-#include "../test.h"
 #include "bsdf_probe.h"
+#include "host/scene/material.h"
+#include "tests/chi_square.h"
+#include "tests/test.h"
 
 #ifdef RS_TEST_GPU
-#include "../../src/host/backend.h"
-#include "../gpu/bsdf_probe_kernel.h"
+#include "host/backend/backend.h"
+#include "tests/gpu/bsdf_probe_kernel.h"
 #define TEST_NAME "test_gpu_bsdf"
 #else
 #define TEST_NAME "test_bsdf"
@@ -257,7 +257,7 @@ static void check_consistency(const Case* c, const BsdfProbeSample* s)
 
 static void check_furnace(const Case* c, const BsdfProbeSample* s, double (*f_mass)[3])
 {
-    /* Energy: radiance is scaled by 1/eta^2 on refraction (bsdf_dielectric.h), so from inside
+    /* Energy: radiance is scaled by 1/eta^2 on refraction (kernel/bsdf/dielectric.h), so from inside
      * glass the albedo reaches ior^2; undone here, what leaves is at most what arrived. */
     int dielectric = rs_material_type(&c->m) == RS_MAT_DIELECTRIC;
     float eta = c->wo.z > 0.0f ? rs_material_ior(&c->m) : 1.0f / rs_material_ior(&c->m);

@@ -22,11 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/host/env_map.h"
-#include "../../src/host/scene.h"
-#include "../../src/kernel/light.h"
-#include "../chi_square.h"
-#include "../test.h"
+#include "host/scene/env_map.h"
+#include "host/scene/scene.h"
+#include "kernel/light/light.h"
+#include "tests/chi_square.h"
+#include "tests/test.h"
 
 static double frand(uint64_t* s)
 {

@@ -1,12 +1,12 @@
 /* test_intersect.c - ray against triangle, sphere and box (unit suite), including the
  * radius-1e5 "walls" of smallpt-style scenes, checked against double-precision references.
  * Host C11. */
-#include "../../src/kernel/intersect.h"
-#include "../../src/kernel/trace_hit.h"
-#include "../../src/kernel/rng.h"
-#include "../../src/kernel/sampling.h"
-#include "../../src/kernel/surface.h"
-#include "../test.h"
+#include "kernel/accel/trace_hit.h"
+#include "kernel/geometry/intersect.h"
+#include "kernel/geometry/surface.h"
+#include "kernel/sampling/rng.h"
+#include "kernel/sampling/warp.h"
+#include "tests/test.h"
 
 static void test_triangle(void)
 {

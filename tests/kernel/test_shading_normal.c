@@ -8,11 +8,11 @@
  *    for one above the surface but below the shading horizon; non-zero where both agree.
  *    Sampling never returns a direction that the rule forbids, for every material.
  */
-#include "../../src/host/material.h"
-#include "../../src/kernel/bsdf.h"
-#include "../../src/kernel/rng.h"
-#include "../../src/kernel/surface.h"
-#include "../test.h"
+#include "host/scene/material.h"
+#include "kernel/bsdf/bsdf.h"
+#include "kernel/geometry/surface.h"
+#include "kernel/sampling/rng.h"
+#include "tests/test.h"
 
 static void test_interpolation(void)
 {

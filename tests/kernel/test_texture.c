@@ -12,8 +12,8 @@
  */
 #include <string.h>
 
-#include "../../src/host/texture.h"
-#include "../test.h"
+#include "host/scene/texture.h"
+#include "tests/test.h"
 
 static RsTextureView view_of(RsTextureSet* set) { return rs_texture_set_view(set); }
 

@@ -1,8 +1,8 @@
 /* test_vecmath_sampling.c - vector math, random numbers and sampling routines (unit suite).
  * Each sampler is checked against the moment its density implies. Host C11. */
-#include "../../src/kernel/rng.h"
-#include "../../src/kernel/sampling.h"
-#include "../test.h"
+#include "kernel/sampling/rng.h"
+#include "kernel/sampling/warp.h"
+#include "tests/test.h"
 
 static void test_vectors(void)
 {

@@ -14,7 +14,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "../../src/kernel/compat.h"
+#include "kernel/util/compat.h"
 
 #define IMAGE_COMPARE_BLOCK 16
 

@@ -17,7 +17,7 @@
 
 #include <math.h>
 
-#include "../../src/host/scene.h"
+#include "host/scene/scene.h"
 
 static inline RsVec3 precision_point(double scale, double x, double y, double z)
 {

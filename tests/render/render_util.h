@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../src/host/scene.h"
-#include "../../src/host/renderer.h"
+#include "host/render/renderer.h"
+#include "host/scene/scene.h"
 
 typedef struct TestRender {
     uint32_t width, height, spp, max_depth, integrator, seed;

@@ -9,7 +9,7 @@
 #ifndef RS_TESTS_SLIVER_SCENE_H
 #define RS_TESTS_SLIVER_SCENE_H
 
-#include "../../src/host/scene.h"
+#include "host/scene/scene.h"
 
 /* A point of the tilted floor: x along u, z along v, y along the normal n. */
 static inline RsVec3 sliver_point(RsVec3 at, RsVec3 u, RsVec3 n, RsVec3 v, float x, float y, float z)

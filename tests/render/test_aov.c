@@ -1,4 +1,4 @@
-/* test_aov.c - the AOVs (src/kernel/aov.h) against analytic values, and as deterministic as the
+/* test_aov.c - the AOVs (src/kernel/film/aov.h) against analytic values, and as deterministic as the
  * beauty (render suite on the CPU; the gpu suite runs it with `cuda`). Host C11.
  *
  *   test_aov [SCENE [cpu|cuda]]
@@ -19,10 +19,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "../../src/host/scene_json.h"
-#include "../../src/kernel/aov.h"
-#include "../test.h"
+#include "host/import/json/scene_json.h"
+#include "kernel/film/aov.h"
 #include "render_util.h"
+#include "tests/test.h"
 
 enum { SIZE = 24, SPP = 4 };
 

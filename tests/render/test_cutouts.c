@@ -13,8 +13,8 @@
  */
 #include <string.h>
 
-#include "../test.h"
 #include "render_util.h"
+#include "tests/test.h"
 
 enum { SIZE = 32 };
 static const float card_albedo = 0.3f, floor_albedo = 0.8f, intensity = 100.0f;

@@ -1,4 +1,4 @@
-/* test_denoise.c - the denoiser (src/kernel/denoise.h) on synthetic AOV films (render suite on
+/* test_denoise.c - the denoiser (src/kernel/film/denoise.h) on synthetic AOV films (render suite on
  * the CPU; the gpu suite runs it with `cuda`, comparing the CUDA kernels with the CPU). Host C11.
  *
  *   test_denoise [cpu|cuda]
@@ -19,10 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/host/denoise_cpu.h"
-#include "../../src/host/scene_json.h"
-#include "../test.h"
+#include "host/backend/cpu/denoise_cpu.h"
+#include "host/import/json/scene_json.h"
 #include "render_util.h"
+#include "tests/test.h"
 
 typedef struct Film {
     uint32_t w, h;

@@ -20,8 +20,8 @@
  * ~1.5x the mean here (depth-1 NEE of a uniform sphere is the worst), so with 64x64 pixels at
  * 16+ spp the mean's standard error is below 0.6%: the bound sits beyond 3 sigma.
  */
-#include "../test.h"
 #include "render_util.h"
+#include "tests/test.h"
 
 static const float albedo = 0.5f;
 
@@ -122,7 +122,7 @@ static void test_specular_furnaces(void)
     rs_scene_free(&glass);
 }
 
-/* A white base under a smooth coat reflects all light (bsdf_plastic.h), split between a delta
+/* A white base under a smooth coat reflects all light (kernel/bsdf/plastic.h), split between a delta
  * lobe and a diffuse one: at depth 1 the diffuse part comes from NEE with full weight and the
  * coat's reflection from the emission-only segment. A rough coat loses a little to masking. */
 static void test_plastic_furnace(void)

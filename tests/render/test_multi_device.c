@@ -11,9 +11,9 @@
  * usage: test_multi_device SCENE.json [cuda]
  */
 #define _POSIX_C_SOURCE 200809L /* nanosleep */
-#include "../../src/host/scene_json.h"
-#include "../test.h"
+#include "host/import/json/scene_json.h"
 #include "render_util.h"
+#include "tests/test.h"
 
 #include <time.h>
 

@@ -21,8 +21,8 @@
  */
 #include <math.h>
 
-#include "../test.h"
 #include "render_util.h"
+#include "tests/test.h"
 
 enum { SIZE = 32 };
 

@@ -17,8 +17,8 @@
  */
 #include <string.h>
 
-#include "../test.h"
 #include "render_util.h"
+#include "tests/test.h"
 
 enum { SIZE = 16 };
 static const float albedo = 0.6f;

@@ -11,10 +11,10 @@
  */
 #include <string.h>
 
-#include "../test.h"
 #include "image_compare.h"
 #include "precision_scene.h"
 #include "render_util.h"
+#include "tests/test.h"
 
 static RsFloat4* render(const RsScene* s, const RsBackendConfig* cfg, uint32_t spp, uint32_t seed)
 {

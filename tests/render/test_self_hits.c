@@ -12,14 +12,14 @@
  */
 #include <string.h>
 
-#include "../../src/host/scene_json.h"
-#include "../kernel/self_hit_probe.h"
-#include "../test.h"
+#include "host/import/json/scene_json.h"
 #include "precision_scene.h"
 #include "render_util.h"
 #include "sliver_scene.h"
+#include "tests/kernel/self_hit_probe.h"
+#include "tests/test.h"
 #ifdef RS_TEST_GPU
-#include "../gpu/self_hit_probe_kernel.h"
+#include "tests/gpu/self_hit_probe_kernel.h"
 #endif
 
 static void probe_scene(const char* name, const RsScene* scene, uint32_t width, uint32_t height, uint32_t spp)

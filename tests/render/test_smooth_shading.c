@@ -12,8 +12,8 @@
  */
 #include <string.h>
 
-#include "../test.h"
 #include "render_util.h"
+#include "tests/test.h"
 
 enum { SIZE = 64, BANDS = 12, SECTORS = 24 };
 

@@ -15,9 +15,9 @@
  *
  * usage: test_strategies SCENE.json
  */
-#include "../../src/host/scene_json.h"
-#include "../test.h"
+#include "host/import/json/scene_json.h"
 #include "render_util.h"
+#include "tests/test.h"
 
 static void compare_stats(const RsTraceStats* a, const RsTraceStats* b, const char* what)
 {

@@ -22,8 +22,8 @@
  */
 #include <string.h>
 
-#include "../test.h"
 #include "render_util.h"
+#include "tests/test.h"
 
 enum { SIZE = 32 };
 

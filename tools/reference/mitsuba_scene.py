@@ -15,7 +15,7 @@ as raystream, so that the two images may differ only by noise:
   smooth, so the twin is the smooth model. Anisotropic roughness has no twin: the two renderers
   build different tangent frames on spheres and flat shapes;
 - conductor: eta and k as RGB; an artist colour c becomes eta = 1, k = 2 sqrt(c / (1 - c)) as in
-  src/host/material.c, a named metal the same RGB table;
+  src/host/scene/material.c, a named metal the same RGB table;
 - plastic: Mitsuba's `plastic` with nonlinear = true is the same smooth model; a rough coat has
   no twin (Mitsuba's roughplastic computes the coat's transmission differently);
 - meshes and quads are flat-shaded (face_normals), as raystream shades meshes without vertex
@@ -54,7 +54,7 @@ MAP_ROW_FACTOR = 64  # rows of an environment map's twin per row of the image
 
 
 def sky_radiance(y, zenith, horizon, ground):
-    """raystream's rs_env_radiance for direction cosines y (numpy array), as src/kernel/light.h."""
+    """raystream's rs_env_radiance for direction cosines y (numpy array), as src/kernel/light/light.h."""
     y = np.asarray(y, dtype=np.float64)[..., None]
     zenith, horizon, ground = (np.asarray(c, dtype=np.float64) for c in (zenith, horizon, ground))
     up = np.sqrt(np.clip(y, 0.0, 1.0))
@@ -75,7 +75,7 @@ def baked_sky(env):
 
 
 def rotation_matrix(angle_degrees, axis):
-    """Rodrigues, as rs_transform_rotate (src/host/transform.c)."""
+    """Rodrigues, as rs_transform_rotate (src/host/scene/transform.c)."""
     a = np.asarray(axis, dtype=np.float64)
     a = a / np.linalg.norm(a)
     th = math.radians(angle_degrees)
@@ -105,14 +105,14 @@ def rgb(value):
     return {"type": "rgb", "value": [float(c) for c in value]}
 
 
-# the RGB complex indices of src/host/material.c's named metals
+# the RGB complex indices of src/host/scene/material.c's named metals
 METALS = {
     "Ag": ([0.155265, 0.116723, 0.138342], [4.82835, 3.12225, 2.14696]),
     "Al": ([1.65746, 0.880369, 0.521229], [9.22387, 6.26952, 4.837]),
     "Au": ([0.143119, 0.374957, 1.44248], [3.98316, 2.38572, 1.60322]),
     "Cu": ([0.200438, 0.924033, 1.10221], [3.91295, 2.45285, 2.14219]),
 }
-SMOOTH_ALPHA = 1e-3  # src/kernel/microfacet.h, RS_GGX_SMOOTH_ALPHA
+SMOOTH_ALPHA = 1e-3  # src/kernel/bsdf/microfacet.h, RS_GGX_SMOOTH_ALPHA
 
 
 def alpha_of(m):
@@ -233,7 +233,7 @@ def shape_twins(scene, scene_dir, twins, work_dir):
 
 
 def resampled_map(texels):
-    """raystream's bilinear image (src/kernel/env_map.h: row y centred on v = (y + 0.5) / H,
+    """raystream's bilinear image (src/kernel/light/env_map.h: row y centred on v = (y + 0.5) / H,
     clamped at the poles) at v = i / (R - 1) for R = MAP_ROW_FACTOR * H rows, where Mitsuba
     puts its rows."""
     h = texels.shape[0]

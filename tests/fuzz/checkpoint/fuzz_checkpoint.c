@@ -1,4 +1,4 @@
-/* fuzz_checkpoint.c - libFuzzer harness for the checkpoint reader (src/host/checkpoint.c).
+/* fuzz_checkpoint.c - libFuzzer harness for the checkpoint reader (src/host/io/checkpoint.c).
  * Host C11.
  *
  * Input: a checkpoint file's bytes and one control byte at the end. Bit 0 of the control byte
@@ -14,8 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../../src/host/checkpoint.h"
-#include "../../../src/host/file_hash.h"
+#include "host/io/checkpoint.h"
+#include "host/util/file_hash.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 

@@ -1,5 +1,5 @@
 /* fuzz_cli.c - libFuzzer harness for the command-line parsers of render and view, and through
- * them the options every command shares (src/app/render_args.c, view_args.c, options.c,
+ * them the options every command shares (src/app/render/render_args.c, view_args.c, options.c,
  * cli.c). Host C11.
  *
  * Input: the first byte picks the command (even: render, odd: view); the rest is its
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../../src/app/command_args.h"
+#include "app/command_args.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 

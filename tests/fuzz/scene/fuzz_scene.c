@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../../src/host/scene_json.h"
+#include "host/import/json/scene_json.h"
 
 static char dir[64];
 

@@ -1,0 +1,22 @@
+/* accel_upload.cuh - an acceleration structure's arrays in device memory.
+ * Device-side host glue (nvcc). */
+#ifndef RS_CUDA_ACCEL_UPLOAD_CUH
+#define RS_CUDA_ACCEL_UPLOAD_CUH
+
+#include <cuda_runtime.h>
+
+#include "kernel/accel/accel.h"
+
+/* Device copies of the arrays `host` points to; `device` gets the same view with device
+ * pointers. The allocations are remembered in owned[] (NULL where unused); free them with
+ * rs_cuda_accel_free. On failure nothing stays allocated. */
+typedef struct RsCudaAccel {
+    RsAccelView view;
+    void* owned[3];
+    size_t bytes;
+} RsCudaAccel;
+
+cudaError_t rs_cuda_accel_upload(const RsAccelView* host, RsCudaAccel* device);
+void rs_cuda_accel_free(RsCudaAccel* device);
+
+#endif /* RS_CUDA_ACCEL_UPLOAD_CUH */

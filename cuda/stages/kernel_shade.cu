@@ -1,0 +1,51 @@
+/* kernel_shade.cu - thin wrapper: live row -> rs_stage_shade; its verdict goes to the dead-ray
+ * strategy (deadray_live.cuh), its shadow ray to the queue with one atomicAdd per group of
+ * lanes that have one (warp-aggregated append). nvcc. */
+#include <cooperative_groups.h>
+
+#include "cuda/deadray/deadray_live.cuh"
+#include "cuda/stages/kernels.cuh"
+#include "kernel/stages/stage_shade.h"
+
+namespace cg = cooperative_groups;
+
+__device__ __forceinline__ void rs_append_shadow(const RsKernelParams& kp, uint32_t* count, const RsShadowRow& row)
+{
+    cg::coalesced_group group = cg::coalesced_threads();
+    uint32_t base = 0;
+    if (group.thread_rank() == 0)
+        base = atomicAdd(count, group.size());
+    base = group.shfl(base, 0);
+    rs_shadow_store(&kp.shadows, base + group.thread_rank(), &row);
+}
+
+template <int Mode>
+__global__ void rs_kernel_shade(RsKernelParams kp, RsLiveSet set)
+{
+    auto body = [&](uint32_t row) {
+        RsShadowRow shadow;
+        uint32_t result = rs_stage_shade(&kp, row, &shadow);
+        if (result & RS_SHADE_SHADOW)
+            rs_append_shadow(kp, &set.counters[RS_CTR_SHADOW], shadow);
+        return (result & RS_SHADE_CONTINUE) != 0;
+    };
+    rs_for_live<Mode, true>(set, body);
+}
+
+cudaError_t rs_launch_shade(const RsKernelParams& kp, const RsLiveSet& set, int mode, RsGridCache* grids,
+                            cudaStream_t stream)
+{
+    unsigned grid = rs_blocks_for(set.n, RS_BLOCK);
+    switch (mode) {
+    case RS_LIVE_FLAGS: rs_kernel_shade<RS_LIVE_FLAGS><<<grid, RS_BLOCK, 0, stream>>>(kp, set); break;
+    case RS_LIVE_STENCIL: rs_kernel_shade<RS_LIVE_STENCIL><<<grid, RS_BLOCK, 0, stream>>>(kp, set); break;
+    case RS_LIVE_PERSISTENT: {
+        unsigned persistent_grid =
+            rs_persistent_grid_cached(grids, (const void*)rs_kernel_shade<RS_LIVE_PERSISTENT>, RS_BLOCK);
+        rs_kernel_shade<RS_LIVE_PERSISTENT><<<persistent_grid, RS_BLOCK, 0, stream>>>(kp, set);
+        break;
+    }
+    default: rs_kernel_shade<RS_LIVE_INDEX><<<grid, RS_BLOCK, 0, stream>>>(kp, set); break;
+    }
+    return cudaGetLastError();
+}

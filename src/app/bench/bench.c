@@ -1,0 +1,483 @@
+/* bench.c - `raystream bench`: frames per second per reflection depth for each dead-ray
+ * strategy, with the ray statistics that explain them (DESIGN.md section 8).
+ *
+ * Host C11, application layer. For every (scene, integrator, strategy, depth) it traces
+ * `warmup` untimed frames, then `frames` timed ones, each a full image at `spp` samples per
+ * pixel; a frame's time is the wall clock from the first launch until the device has finished
+ * (so launch overheads count, as they do for a user). Every configuration replays the same
+ * sample numbers, so all strategies trace the same rays and must report the same live-ray
+ * counts. Reported: median, min and max ms and FPS from the median; Mrays/s per ray kind
+ * (camera, bounce, shadow) at the median time; live rays entering each bounce (count and
+ * fraction of camera rays); time per stage (CUDA events on the GPU, wall clock on the CPU);
+ * bytes read back to the host per frame. Output: a table on stdout (per scene and integrator:
+ * depth rows x strategy columns of FPS), and JSON / CSV with the run's metadata.
+ * With several devices (--devices, default all), every configuration runs on the first 1, 2,
+ * ..., N of them and a scaling table follows: time, speed-up over one device, efficiency, and
+ * each device's share of the paths (the queue's balance).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "app/bench/bench_meta.h"
+#include "app/cli.h"
+#include "app/commands.h"
+#include "app/options.h"
+#include "git_commit.h"
+#include "host/import/json/scene_json.h"
+#include "host/render/renderer.h"
+#include "host/util/thread_pool.h"
+#include "version.h"
+
+#define MAX_SCENES 16
+#define MAX_DEPTHS 64
+
+typedef struct BenchOptions {
+    RsCommonOptions common;
+    const char* scenes[MAX_SCENES];
+    int scene_count;
+    uint32_t depths[MAX_DEPTHS];
+    int depth_count;
+    int deadray[RS_DEADRAY_COUNT]; /* selected strategies */
+    int integrators[2];            /* path, whitted */
+    uint32_t frames, warmup;
+    int warmup_set;
+    int denoise; /* also time the denoiser on each timed frame's film */
+    const char* json;
+    const char* csv;
+} BenchOptions;
+
+typedef struct BenchResult {
+    const char* scene;
+    uint32_t integrator, depth;
+    RsDeadRay deadray;
+    int devices;                       /* how many shared the frame */
+    double share[RS_MAX_DEVICES];      /* each device's fraction of the paths */
+    double ms_median, ms_min, ms_max;
+    RsTraceStats per_frame; /* totals over the timed frames divided by the frame count */
+    double stage_ms[RS_STAGE_COUNT];
+    double denoise_ms; /* median; -1 without --denoise */
+} BenchResult;
+
+static void bench_usage(FILE* f)
+{
+    fprintf(f,
+            "usage: raystream bench [options]\n"
+            "\n"
+            "FPS per reflection depth for each dead-ray strategy, with Mrays/s per ray kind, live rays\n"
+            "per bounce and time per stage. Default suite: scenes/mirrors.json, scenes/diffuse.json and\n"
+            "scenes/reflect-23k.json, depths 1..8, every strategy, whitted and path.\n"
+            "\n"
+            "  --scenes A.json,B.json  scenes to run (default: the suite above)\n"
+            "  --depths LIST           e.g. 1..8 or 1,2,4,8 (default 1..8)\n"
+            "  --deadray all|LIST      strategies, comma-separated (default all the backend has)\n"
+            "  --integrator NAME       path | whitted | both (default both)\n"
+            "  --frames N              timed frames per configuration (default 30 on CUDA, 3 on CPU)\n"
+            "  --warmup N              untimed frames first (default 5 on CUDA, 1 on CPU)\n"
+            "  --denoise               also time the denoiser on every timed frame (the film then\n"
+            "                          carries AOVs); reported as denoise_ms, apart from the frame\n"
+            "  --json FILE, --csv FILE results with metadata (GPU, versions, build, scene hashes, commit)\n"
+            "  --spp N                 samples per pixel per frame (default 1)\n"
+            "  --width W --height H    default 1024x768 on CUDA, 160x120 on CPU\n"
+            "  --devices all|LIST      devices to share each frame (default all); with more than one,\n"
+            "                          every configuration also runs on the first 1..N-1 of them and a\n"
+            "                          scaling table follows\n"
+            "  --backend, --threads, --payload, --seed, --max-memory: as for render\n");
+}
+
+static int parse_list(const char* text, char** items, int max, char* storage, size_t storage_size)
+{
+    snprintf(storage, storage_size, "%s", text);
+    int n = 0;
+    for (char* tok = strtok(storage, ","); tok && n < max; tok = strtok(NULL, ","))
+        items[n++] = tok;
+    return n;
+}
+
+static int parse_depths(const char* text, BenchOptions* o)
+{
+    unsigned a, b;
+    char tail;
+    o->depth_count = 0;
+    if (sscanf(text, "%u..%u%c", &a, &b, &tail) == 2) {
+        if (a < 1 || b < a || b > 1024 || b - a >= MAX_DEPTHS)
+            goto bad;
+        for (unsigned d = a; d <= b; ++d)
+            o->depths[o->depth_count++] = d;
+        return 0;
+    }
+    char storage[512];
+    char* items[MAX_DEPTHS];
+    int n = parse_list(text, items, MAX_DEPTHS, storage, sizeof storage);
+    for (int i = 0; i < n; ++i) {
+        uint64_t v;
+        if (rs_cli_uint("--depths", items[i], 1, 1024, &v))
+            return -1;
+        o->depths[o->depth_count++] = (uint32_t)v;
+    }
+    if (o->depth_count > 0)
+        return 0;
+bad:
+    rs_cli_error("--depths: expected a range such as 1..8 or a list such as 1,2,4,8, got '%s'", text);
+    return -1;
+}
+
+static int parse_bench_args(int argc, char** argv, BenchOptions* o, char* scene_storage, size_t storage_size)
+{
+    for (int i = 0; i < argc; ++i) {
+        int missing = 0;
+        const char* v;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            bench_usage(stdout);
+            exit(RS_EXIT_OK);
+        } else if ((v = rs_cli_value(argc, argv, &i, "--integrator", NULL, &missing))) {
+            /* bench takes "both" besides the single names */
+            int both = strcmp(v, "both") == 0;
+            uint32_t one = 0;
+            if (!both && rs_integrator_parse(v, &one)) {
+                rs_cli_error("--integrator: expected path, whitted or both, got '%s'", v);
+                return -1;
+            }
+            o->integrators[0] = both || one == RS_INTEGRATOR_PATH;
+            o->integrators[1] = both || one == RS_INTEGRATOR_WHITTED;
+        } else if ((v = rs_cli_value(argc, argv, &i, "--deadray", NULL, &missing))) {
+            /* bench takes "all" and lists besides a single name */
+            memset(o->deadray, 0, sizeof o->deadray);
+            if (strcmp(v, "all") == 0) {
+                for (int d = 0; d < RS_DEADRAY_COUNT; ++d)
+                    o->deadray[d] = 1;
+                continue;
+            }
+            char storage[512];
+            char* items[RS_DEADRAY_COUNT * 2];
+            int n = parse_list(v, items, RS_DEADRAY_COUNT * 2, storage, sizeof storage);
+            for (int k = 0; k < n; ++k) {
+                RsDeadRay d;
+                if (rs_deadray_parse(items[k], &d)) {
+                    rs_cli_error("--deadray: unknown strategy '%s' (expected all or some of: %s)", items[k],
+                                 rs_deadray_list());
+                    return -1;
+                }
+                o->deadray[d] = 1;
+            }
+        } else if ((v = rs_cli_value(argc, argv, &i, "--scenes", NULL, &missing))) {
+            o->scene_count = parse_list(v, (char**)o->scenes, MAX_SCENES, scene_storage, storage_size);
+        } else if ((v = rs_cli_value(argc, argv, &i, "--depths", NULL, &missing))) {
+            if (parse_depths(v, o))
+                return -1;
+        } else if ((v = rs_cli_value(argc, argv, &i, "--frames", NULL, &missing))) {
+            uint64_t n;
+            if (rs_cli_uint("--frames", v, 1, 100000, &n))
+                return -1;
+            o->frames = (uint32_t)n;
+        } else if ((v = rs_cli_value(argc, argv, &i, "--warmup", NULL, &missing))) {
+            uint64_t n;
+            if (rs_cli_uint("--warmup", v, 0, 100000, &n))
+                return -1;
+            o->warmup = (uint32_t)n;
+            o->warmup_set = 1;
+        } else if (strcmp(argv[i], "--denoise") == 0) {
+            o->denoise = 1;
+        } else if ((v = rs_cli_value(argc, argv, &i, "--json", NULL, &missing))) {
+            o->json = v;
+        } else if ((v = rs_cli_value(argc, argv, &i, "--csv", NULL, &missing))) {
+            o->csv = v;
+        } else if (missing) {
+            return -1;
+        } else {
+            int common = rs_common_option(argc, argv, &i, &o->common);
+            if (common < 0)
+                return -1;
+            if (common == 0) {
+                rs_cli_error("bench: unknown argument '%s' (see raystream bench --help)", argv[i]);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+static int compare_double(const void* a, const void* b)
+{
+    double x = *(const double*)a, y = *(const double*)b;
+    return (x > y) - (x < y);
+}
+
+static double now_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void scale_stats(RsTraceStats* s, double k)
+{
+    s->camera_rays = (uint64_t)(s->camera_rays * k + 0.5);
+    s->bounce_rays = (uint64_t)(s->bounce_rays * k + 0.5);
+    s->shadow_rays = (uint64_t)(s->shadow_rays * k + 0.5);
+    s->readback_bytes = (uint64_t)(s->readback_bytes * k + 0.5);
+    for (int d = 0; d <= RS_STATS_DEPTHS; ++d) {
+        s->live_at_depth[d] = (uint64_t)(s->live_at_depth[d] * k + 0.5);
+        s->shadow_at_depth[d] = (uint64_t)(s->shadow_at_depth[d] * k + 0.5);
+    }
+    for (int st = 0; st < RS_STAGE_COUNT; ++st)
+        s->stage_seconds[st] *= k;
+}
+
+static double median_sorted(const double* v, uint32_t n) { return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]); }
+
+/* One configuration: warm-up, timed frames, statistics. */
+static int run_config(RsRenderer* renderer, const RsScene* scene, const RsRenderDesc* rd, const BenchOptions* o,
+                      BenchResult* r, RsError* err)
+{
+    uint64_t pixels = (uint64_t)rd->width * rd->height, frame_paths = pixels * rd->spp;
+    RsFrameDesc frame = rs_frame_from_scene(scene, rd->width, rd->height, rd->max_depth, rd->integrator, rd->seed);
+    if (rs_renderer_begin(renderer, &frame, frame_paths, err))
+        return -1;
+    double* times = malloc(2 * o->frames * sizeof *times);
+    double* denoise_times = times + o->frames;
+    RsImageRequest denoise = {RS_LAYER_BEAUTY, 0, 1, rs_denoise_defaults()};
+    if (!times)
+        return rs_error_set(err, "out of memory");
+    RsTraceStats before = rs_renderer_stats(renderer);
+    uint64_t paths_before[RS_MAX_DEVICES] = {0};
+    int devices = rs_renderer_device_count(renderer);
+    int status = -1;
+    for (uint32_t f = 0; f < o->warmup + o->frames; ++f) {
+        if (f == o->warmup) {
+            before = rs_renderer_stats(renderer);
+            for (int d = 0; d < devices; ++d)
+                paths_before[d] = rs_renderer_device_paths(renderer, d);
+        }
+        double t0 = now_seconds();
+        /* frame f traces sample numbers [f * spp, (f + 1) * spp): the same for every strategy;
+         * rs_renderer_trace returns when every device has finished */
+        if (rs_renderer_trace(renderer, (uint64_t)(f + 1) * frame_paths, err))
+            goto done;
+        if (f >= o->warmup)
+            times[f - o->warmup] = (now_seconds() - t0) * 1e3;
+        if (o->denoise) { /* the frame's film, denoised: from the first launch until it is done */
+            double t1 = now_seconds();
+            if (rs_renderer_make_image(renderer, &denoise, err))
+                goto done;
+            if (f >= o->warmup)
+                denoise_times[f - o->warmup] = (now_seconds() - t1) * 1e3;
+        }
+    }
+    RsTraceStats now = rs_renderer_stats(renderer);
+    RsTraceStats total = rs_trace_stats_since(&now, &before);
+    scale_stats(&total, 1.0 / o->frames);
+    r->per_frame = total;
+    r->devices = devices;
+    uint64_t all = 0;
+    for (int d = 0; d < devices; ++d)
+        all += rs_renderer_device_paths(renderer, d) - paths_before[d];
+    for (int d = 0; d < devices; ++d)
+        r->share[d] = all ? (double)(rs_renderer_device_paths(renderer, d) - paths_before[d]) / (double)all : 0.0;
+    for (int st = 0; st < RS_STAGE_COUNT; ++st)
+        r->stage_ms[st] = total.stage_seconds[st] * 1e3;
+    qsort(times, o->frames, sizeof *times, compare_double);
+    r->ms_min = times[0];
+    r->ms_max = times[o->frames - 1];
+    r->ms_median = median_sorted(times, o->frames);
+    r->denoise_ms = -1.0;
+    if (o->denoise) {
+        qsort(denoise_times, o->frames, sizeof *denoise_times, compare_double);
+        r->denoise_ms = median_sorted(denoise_times, o->frames);
+    }
+    status = 0;
+done:
+    free(times);
+    return status;
+}
+
+/* Per configuration: time on 1..N devices, speed-up over one, efficiency, shares of the paths. */
+static void print_scaling(const BenchResult* results, int count, const char* scene, uint32_t integrator)
+{
+    int printed = 0;
+    for (int i = 0; i < count; ++i) {
+        const BenchResult* one = &results[i];
+        if (one->scene != scene || one->integrator != integrator || one->devices != 1)
+            continue;
+        for (int k = 0; k < count; ++k) {
+            const BenchResult* r = &results[k];
+            if (r->scene != scene || r->integrator != integrator || r->deadray != one->deadray ||
+                r->depth != one->depth)
+                continue;
+            if (!printed++)
+                printf("\n%s, %s: scaling over devices (median ms per frame)\n%-14s %5s %7s %9s %8s %6s  %s\n",
+                       scene, rs_integrator_name(integrator), "strategy", "depth", "devices", "ms", "speed-up", "eff.",
+                       "share of paths per device");
+            double speedup = one->ms_median / r->ms_median;
+            printf("%-14s %5u %7d %9.2f %7.2fx %5.0f%% ", rs_deadray_name(r->deadray), r->depth, r->devices,
+                   r->ms_median, speedup, 100.0 * speedup / r->devices);
+            for (int d = 0; d < r->devices; ++d)
+                printf(" %.3f", r->share[d]);
+            printf("\n");
+        }
+    }
+    fflush(stdout);
+}
+
+static void print_table(const BenchResult* results, int count, const BenchOptions* o, const char* scene,
+                        uint32_t integrator)
+{
+    printf("\n%s, %s: FPS (median of %u frames)\n%5s", scene, rs_integrator_name(integrator), o->frames, "depth");
+    for (int d = 0; d < RS_DEADRAY_COUNT; ++d)
+        if (o->deadray[d])
+            printf(" %13s", rs_deadray_name((RsDeadRay)d));
+    printf("\n");
+    for (int k = 0; k < o->depth_count; ++k) {
+        printf("%5u", o->depths[k]);
+        for (int d = 0; d < RS_DEADRAY_COUNT; ++d) {
+            if (!o->deadray[d])
+                continue;
+            const BenchResult* hit = NULL;
+            for (int i = 0; i < count; ++i)
+                if (results[i].scene == scene && results[i].integrator == integrator &&
+                    results[i].depth == o->depths[k] && results[i].deadray == (RsDeadRay)d &&
+                    (!hit || results[i].devices > hit->devices))
+                    hit = &results[i]; /* the run on every device */
+            if (hit)
+                printf(" %13.1f", 1000.0 / hit->ms_median);
+            else
+                printf(" %13s", "-");
+        }
+        printf("\n");
+    }
+    fflush(stdout);
+}
+
+int rs_cmd_bench(int argc, char** argv)
+{
+    BenchOptions o;
+    memset(&o, 0, sizeof o);
+    rs_common_options_init(&o.common);
+    o.integrators[0] = o.integrators[1] = 1;
+    for (int d = 0; d < RS_DEADRAY_COUNT; ++d)
+        o.deadray[d] = 1;
+    char scene_storage[4096];
+    if (parse_bench_args(argc, argv, &o, scene_storage, sizeof scene_storage))
+        return RS_EXIT_USAGE;
+    if (o.scene_count == 0) {
+        static const char* defaults[] = {RS_SCENES_DIR "/mirrors.json", RS_SCENES_DIR "/diffuse.json",
+                                         RS_SCENES_DIR "/reflect-23k.json"};
+        for (int i = 0; i < 3; ++i)
+            o.scenes[o.scene_count++] = defaults[i];
+    }
+    if (o.depth_count == 0)
+        parse_depths("1..8", &o);
+
+    RsError err = {{0}};
+    RsBackendKind kind = rs_backend_resolve_kind(o.common.backend.kind);
+    int cuda = kind == RS_BACKEND_CUDA;
+    for (int d = 0; d < RS_DEADRAY_COUNT; ++d)
+        if (!rs_deadray_supported((RsDeadRay)d, kind))
+            o.deadray[d] = 0; /* e.g. CUB exists on the GPU only */
+    RsRendererConfig all_devices = rs_common_renderer_config(&o.common);
+    all_devices.backend.time_stages = 1;
+    all_devices.backend.aovs = o.denoise;
+    int device_ids[RS_MAX_DEVICES], device_total = 0;
+    if (rs_renderer_resolve_devices(&all_devices, device_ids, &device_total, &err)) {
+        rs_cli_error("%s", err.message);
+        return RS_EXIT_USAGE;
+    }
+    if (!o.frames)
+        o.frames = cuda ? 30 : 3;
+    if (!o.warmup_set)
+        o.warmup = cuda ? 5 : 1;
+    uint32_t width = o.common.width ? o.common.width : (cuda ? 1024 : 160);
+    uint32_t height = o.common.height ? o.common.height : (cuda ? 768 : 120);
+    uint32_t spp = o.common.spp ? o.common.spp : 1;
+
+    BenchMeta meta;
+    if (rs_bench_meta_open(&meta, &o.common, o.json, o.csv, o.frames, o.warmup, &err)) {
+        rs_cli_error("%s", err.message);
+        return RS_EXIT_FAILURE;
+    }
+    size_t capacity = (size_t)o.scene_count * 2 * RS_DEADRAY_COUNT * o.depth_count * (size_t)device_total;
+    BenchResult* results = calloc(capacity ? capacity : 1, sizeof *results);
+    int count = 0, status = RS_EXIT_OK;
+    for (int si = 0; si < o.scene_count && status == RS_EXIT_OK; ++si) {
+        RsScene scene;
+        rs_error_clear(&err);
+        RsAccelOptions accel = rs_common_accel(&o.common);
+        if (rs_scene_load_json(o.scenes[si], &accel, &scene, &err)) {
+            rs_cli_error("%s", err.message);
+            status = RS_EXIT_FAILURE;
+            break;
+        }
+        rs_bench_meta_scene(&meta, o.scenes[si], &scene);
+        for (int d = 0; d < RS_DEADRAY_COUNT && status == RS_EXIT_OK; ++d) {
+            if (!o.deadray[d])
+                continue;
+            /* 1, 2, ..., N devices when there are several: the scaling table; the last is all */
+            for (int used = device_total > 1 ? 1 : device_total; used <= device_total && status == RS_EXIT_OK;
+                 ++used) {
+                RsRendererConfig cfg = all_devices;
+                cfg.backend.deadray = (RsDeadRay)d;
+                cfg.device_count = used;
+                memcpy(cfg.devices, device_ids, sizeof cfg.devices);
+                RsRenderer* renderer = rs_renderer_create(&scene, &cfg, &err);
+                if (!renderer) {
+                    rs_cli_error("%s", err.message);
+                    status = RS_EXIT_FAILURE;
+                    break;
+                }
+                rs_bench_meta_device(&meta, renderer);
+                for (int ii = 0; ii < 2 && status == RS_EXIT_OK; ++ii) {
+                    if (!o.integrators[ii])
+                        continue;
+                    for (int k = 0; k < o.depth_count; ++k) {
+                        RsRenderDesc rd = {width, height, spp, o.depths[k], o.common.seed_set ? o.common.seed : 1,
+                                           (uint32_t)ii};
+                        BenchResult* r = &results[count];
+                        r->scene = o.scenes[si];
+                        r->integrator = (uint32_t)ii;
+                        r->depth = o.depths[k];
+                        r->deadray = (RsDeadRay)d;
+                        if (run_config(renderer, &scene, &rd, &o, r, &err)) {
+                            rs_cli_error("%s: %s %s depth %u: %s", o.scenes[si], rs_integrator_name((uint32_t)ii),
+                                         rs_deadray_name((RsDeadRay)d), o.depths[k], err.message);
+                            status = RS_EXIT_FAILURE;
+                            break;
+                        }
+                        rs_bench_meta_result(&meta, r->scene, rs_integrator_name(r->integrator),
+                                             rs_deadray_name(r->deadray), cfg.backend.payload, r->devices, r->depth,
+                                             width, height, spp, r->ms_median, r->ms_min, r->ms_max, &r->per_frame,
+                                             r->stage_ms, r->denoise_ms);
+                        if (!o.common.quiet)
+                            fprintf(stderr, "raystream: %s %s %s depth %u on %d device%s: %.2f ms (%.1f FPS)\n",
+                                    o.scenes[si], rs_integrator_name((uint32_t)ii), rs_deadray_name((RsDeadRay)d),
+                                    o.depths[k], r->devices, r->devices == 1 ? "" : "s", r->ms_median,
+                                    1000.0 / r->ms_median);
+                        if (o.denoise)
+                            printf("%s, %s, %s, depth %u: denoise %ux%u: %.3f ms (median of %u)\n", o.scenes[si],
+                                   rs_integrator_name((uint32_t)ii), rs_deadray_name((RsDeadRay)d), o.depths[k],
+                                   width, height, r->denoise_ms, o.frames);
+                        ++count;
+                    }
+                }
+                rs_renderer_destroy(renderer);
+            }
+        }
+        for (int ii = 0; ii < 2; ++ii) {
+            if (!o.integrators[ii] || status != RS_EXIT_OK)
+                continue;
+            print_table(results, count, &o, o.scenes[si], (uint32_t)ii);
+            if (device_total > 1)
+                print_scaling(results, count, o.scenes[si], (uint32_t)ii);
+        }
+        rs_scene_free(&scene);
+    }
+    rs_error_clear(&err);
+    if (rs_bench_meta_close(&meta, &err)) {
+        rs_cli_error("%s", err.message);
+        status = RS_EXIT_FAILURE;
+    }
+    free(results);
+    return status;
+}

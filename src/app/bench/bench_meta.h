@@ -1,0 +1,42 @@
+/* bench_meta.h - the benchmark's JSON and CSV files: results and the metadata that makes them
+ * comparable later (GPU, driver and runtime, SM count, build type, architectures, resolution,
+ * spp, seed, scene file hashes, git commit). Host C11, application layer. */
+#ifndef RS_APP_BENCH_META_H
+#define RS_APP_BENCH_META_H
+
+#include <cJSON.h>
+#include <stdio.h>
+
+#include "app/options.h"
+#include "host/render/renderer.h"
+#include "host/scene/scene.h"
+
+typedef struct BenchMeta {
+    cJSON* root;
+    cJSON* results;
+    cJSON* scenes;
+    FILE* csv;
+    const char* json_path;
+    const char* csv_path;
+    int devices_recorded;
+} BenchMeta;
+
+/* Checks both paths can be written (before anything runs) and starts the documents. */
+int rs_bench_meta_open(BenchMeta* m, const RsCommonOptions* o, const char* json_path, const char* csv_path,
+                       uint32_t frames, uint32_t warmup, RsError* err);
+void rs_bench_meta_scene(BenchMeta* m, const char* path, const RsScene* scene);
+/* Records the backend and devices (again when a run uses more devices than the last). */
+void rs_bench_meta_device(BenchMeta* m, const RsRenderer* renderer);
+/* The same for the micro-benchmarks, which drive one backend directly. */
+void rs_bench_meta_backend(BenchMeta* m, const RsBackend* backend);
+void rs_bench_meta_result(BenchMeta* m, const char* scene, const char* integrator, const char* deadray, int payload,
+                          int devices, uint32_t depth, uint32_t width, uint32_t height, uint32_t spp, double ms_median,
+                          double ms_min, double ms_max, const RsTraceStats* per_frame, const double* stage_ms,
+                          double denoise_ms);
+/* Writes the JSON (to a temporary name, then renamed) and closes the CSV. */
+int rs_bench_meta_close(BenchMeta* m, RsError* err);
+
+/* FNV-1a 64-bit hash of a file's bytes, as "fnv1a64:<16 hex digits>"; "unreadable" on error. */
+void rs_file_hash(const char* path, char* out, size_t size);
+
+#endif /* RS_APP_BENCH_META_H */

@@ -1,0 +1,365 @@
+/* bench_trace.c - `raystream bench-trace`: rays per second through each acceleration structure,
+ * per kind of ray, with what each structure costs to build and to keep.
+ *
+ * Host C11, application layer. For each scene and structure (bvh8 also with the persistent
+ * dynamic-fetch extend), one wave of one path per pixel is generated, and then:
+ *   camera  extend over every camera ray;
+ *   shadow  after one shade, connect over the shadow rays it queued (next-event estimation from
+ *           the first hits: any-hit, stopping at the first occluder);
+ *   bounce  extend over the rays shade continued (after a diffuse bounce, the incoherent case),
+ *           once in the order compaction leaves them and once sorted by ray_sort.h's key (the
+ *           sort's own time is reported beside it, so whether sorting pays can be read off);
+ * each timed `repeats` times after one untimed run; the median counts. Times are the stage's
+ * device time by CUDA events on the GPU, the wall clock on the CPU. The dead-ray strategy is
+ * compact-scan, so extend visits exactly the live rays. Output: a table per scene, and JSON / CSV
+ * with the run's metadata (bench_meta.c).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "app/bench/bench_meta.h"
+#include "app/cli.h"
+#include "app/commands.h"
+#include "app/options.h"
+#include "host/import/json/scene_json.h"
+#include "host/render/wavefront.h"
+
+#define MAX_SCENES 16
+#define MAX_REPEATS 1000
+
+typedef struct TraceOptions {
+    RsCommonOptions common;
+    const char* scenes[MAX_SCENES];
+    int scene_count;
+    int accel[RS_ACCEL_COUNT];
+    uint32_t repeats;
+    const char* json;
+    const char* csv;
+} TraceOptions;
+
+typedef struct Timing {
+    uint64_t rays;
+    double ms; /* median */
+} Timing;
+
+typedef struct TraceResult {
+    Timing camera, shadow, bounce, bounce_sorted, sort;
+} TraceResult;
+
+static void usage(FILE* f)
+{
+    fprintf(f,
+            "usage: raystream bench-trace [options]\n"
+            "\n"
+            "Rays per second through each acceleration structure for camera rays, shadow rays from the\n"
+            "first hits, and diffuse bounce rays (unsorted and sorted), with build time and memory.\n"
+            "\n"
+            "  --scenes A.json,B.json  scenes (default: the shipped scenes)\n"
+            "  --accel all|LIST        structures, comma-separated (default all: %s)\n"
+            "  --repeats N             timed runs per measurement, median reported (default 20 on CUDA,\n"
+            "                          3 on CPU)\n"
+            "  --width W --height H    default 1920x1080 on CUDA, 320x180 on CPU\n"
+            "  --json FILE, --csv FILE results with metadata\n"
+            "  --backend, --threads, --seed, --sbvh, --sah-bins, --quiet: as for render\n",
+            rs_accel_list());
+}
+
+static double now_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int compare_double(const void* a, const void* b)
+{
+    double x = *(const double*)a, y = *(const double*)b;
+    return x < y ? -1 : (x > y);
+}
+
+typedef int (*StageOp)(RsBackend* b, RsError* err);
+
+/* Seconds one call of `op` takes: device time of `stage` where the backend reports it. */
+static int time_op(RsBackend* b, StageOp op, RsStage stage, double* seconds, RsError* err)
+{
+    if (b->ops->take_stage_times) {
+        double before[RS_STAGE_COUNT] = {0}, after[RS_STAGE_COUNT] = {0};
+        if (b->ops->take_stage_times(b, before, err) || op(b, err) || b->ops->finish(b, err) ||
+            b->ops->take_stage_times(b, after, err))
+            return -1;
+        *seconds = after[stage];
+        return 0;
+    }
+    double t0 = now_seconds();
+    if (op(b, err))
+        return -1;
+    *seconds = now_seconds() - t0;
+    return 0;
+}
+
+/* One untimed run, then `repeats` timed ones; the median in ms. With `sort`, the list is sorted
+ * before each extend and the sort's median goes to *sort_ms. */
+static int measure(RsBackend* b, StageOp op, RsStage stage, uint32_t repeats, int sort, double* ms, double* sort_ms,
+                   RsError* err)
+{
+    double t[MAX_REPEATS], s[MAX_REPEATS], unused;
+    if ((sort && time_op(b, b->ops->sort, RS_STAGE_SORT, &unused, err)) || time_op(b, op, stage, &unused, err))
+        return -1;
+    for (uint32_t i = 0; i < repeats; ++i) {
+        if ((sort && time_op(b, b->ops->sort, RS_STAGE_SORT, &s[i], err)) || time_op(b, op, stage, &t[i], err))
+            return -1;
+    }
+    qsort(t, repeats, sizeof *t, compare_double);
+    *ms = 1e3 * (repeats % 2 ? t[repeats / 2] : 0.5 * (t[repeats / 2 - 1] + t[repeats / 2]));
+    if (sort) {
+        qsort(s, repeats, sizeof *s, compare_double);
+        *sort_ms = 1e3 * (repeats % 2 ? s[repeats / 2] : 0.5 * (s[repeats / 2 - 1] + s[repeats / 2]));
+    }
+    return 0;
+}
+
+static int run(const RsScene* scene, RsBackendConfig cfg, uint32_t width, uint32_t height, uint32_t repeats,
+               uint32_t seed, TraceResult* r, RsBackend** backend_out, RsError* err)
+{
+    memset(r, 0, sizeof *r);
+    cfg.deadray = RS_DEADRAY_COMPACT_SCAN;
+    cfg.time_stages = 1;
+    cfg.sort_rays = 1; /* the backend keeps sort buffers; only the explicit sort calls below use them */
+    RsBackend* b = rs_backend_create(&cfg, err);
+    if (!b)
+        return -1;
+    *backend_out = b;
+    uint32_t pixels = width * height, wave = 0;
+    RsSceneView view = rs_scene_view(scene);
+    RsFrameDesc frame = rs_frame_from_scene(scene, width, height, 2, RS_INTEGRATOR_PATH, seed);
+    RsBounceCounts counts;
+    RsWaveRange whole_image = {0, pixels, 0, pixels}; /* one camera ray per pixel */
+    if (b->ops->set_scene(b, &view, err) || rs_wavefront_plan(b, pixels, &wave, err))
+        return -1;
+    if (wave < pixels)
+        return rs_error_set(err, "%ux%u does not fit one wave on %s (%u paths); use a smaller --width/--height",
+                            width, height, b->device, wave);
+    double unused;
+    if (b->ops->set_frame(b, &frame, pixels, err) || b->ops->generate(b, &whole_image, err))
+        return -1;
+    r->camera.rays = pixels;
+    if (measure(b, b->ops->extend, RS_STAGE_EXTEND, repeats, 0, &r->camera.ms, &unused, err) ||
+        b->ops->shade(b, err) || b->ops->drop_dead(b, err) || b->ops->read_counts(b, &counts, err))
+        return -1;
+    r->shadow.rays = counts.shadow_rays;
+    r->bounce.rays = r->bounce_sorted.rays = counts.live;
+    if (measure(b, b->ops->connect, RS_STAGE_CONNECT, repeats, 0, &r->shadow.ms, &unused, err) ||
+        measure(b, b->ops->extend, RS_STAGE_EXTEND, repeats, 0, &r->bounce.ms, &unused, err) ||
+        measure(b, b->ops->extend, RS_STAGE_EXTEND, repeats, 1, &r->bounce_sorted.ms, &r->sort.ms, err))
+        return -1;
+    return 0;
+}
+
+static double rate(const Timing* t) { return t->ms > 0.0 ? (double)t->rays / (t->ms * 1e-3) : 0.0; }
+
+static void add_json(cJSON* results, const char* scene, const RsAccelStats* st, uint32_t accel, int spatial,
+                     RsTraceKernel kernel, uint32_t width, uint32_t height, const TraceResult* r)
+{
+    cJSON* o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "scene", scene);
+    cJSON_AddStringToObject(o, "accel", rs_accel_name(accel));
+    cJSON_AddBoolToObject(o, "spatial_splits", spatial);
+    cJSON_AddStringToObject(o, "trace_kernel", rs_trace_kernel_name(kernel));
+    cJSON_AddNumberToObject(o, "width", width);
+    cJSON_AddNumberToObject(o, "height", height);
+    cJSON_AddNumberToObject(o, "build_seconds", st->build_seconds);
+    cJSON_AddNumberToObject(o, "bytes", (double)st->bytes);
+    cJSON_AddNumberToObject(o, "nodes", st->nodes);
+    cJSON_AddNumberToObject(o, "references", (double)st->references);
+    cJSON_AddNumberToObject(o, "sah_cost", st->sah_cost);
+    const struct {
+        const char* name;
+        const Timing* t;
+    } kinds[] = {{"camera", &r->camera}, {"shadow", &r->shadow}, {"bounce", &r->bounce},
+                 {"bounce_sorted", &r->bounce_sorted}};
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; ++k) {
+        cJSON* t = cJSON_AddObjectToObject(o, kinds[k].name);
+        cJSON_AddNumberToObject(t, "rays", (double)kinds[k].t->rays);
+        cJSON_AddNumberToObject(t, "ms_median", kinds[k].t->ms);
+        cJSON_AddNumberToObject(t, "rays_per_s", rate(kinds[k].t));
+    }
+    cJSON_AddNumberToObject(o, "sort_ms_median", r->sort.ms);
+    cJSON_AddItemToArray(results, o);
+}
+
+static int parse_args(int argc, char** argv, TraceOptions* o, char* storage, size_t storage_size)
+{
+    for (int i = 0; i < argc; ++i) {
+        int missing = 0;
+        const char* v;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage(stdout);
+            exit(RS_EXIT_OK);
+        }
+        int common = rs_common_option(argc, argv, &i, &o->common);
+        if (common < 0)
+            return -1;
+        if (common > 0)
+            continue;
+        uint64_t n;
+        if ((v = rs_cli_value(argc, argv, &i, "--scenes", NULL, &missing)) != NULL) {
+            snprintf(storage, storage_size, "%s", v);
+            for (char* tok = strtok(storage, ","); tok && o->scene_count < MAX_SCENES; tok = strtok(NULL, ","))
+                o->scenes[o->scene_count++] = tok;
+        } else if ((v = rs_cli_value(argc, argv, &i, "--repeats", NULL, &missing)) != NULL) {
+            if (rs_cli_uint("--repeats", v, 1, MAX_REPEATS, &n))
+                return -1;
+            o->repeats = (uint32_t)n;
+        } else if ((v = rs_cli_value(argc, argv, &i, "--json", NULL, &missing)) != NULL) {
+            o->json = v;
+        } else if ((v = rs_cli_value(argc, argv, &i, "--csv", NULL, &missing)) != NULL) {
+            o->csv = v;
+        } else if (missing) {
+            return -1;
+        } else {
+            rs_cli_error("bench-trace: unknown option '%s' (see raystream bench-trace --help)", argv[i]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* --accel is a common option holding one structure; bench-trace also takes a list or "all". */
+static int parse_accels(int argc, char** argv, TraceOptions* o)
+{
+    for (int k = 0; k < RS_ACCEL_COUNT; ++k)
+        o->accel[k] = 1;
+    for (int i = 0; i + 1 < argc; ++i) {
+        if (strcmp(argv[i], "--accel") != 0 || strcmp(argv[i + 1], "all") == 0)
+            continue;
+        memset(o->accel, 0, sizeof o->accel);
+        char list[256];
+        snprintf(list, sizeof list, "%s", argv[i + 1]);
+        for (char* tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
+            uint32_t k;
+            if (rs_accel_parse(tok, &k)) {
+                rs_cli_error("--accel: unknown acceleration structure '%s' (expected all or some of: %s)", tok,
+                             rs_accel_list());
+                return -1;
+            }
+            o->accel[k] = 1;
+        }
+        /* hide the list from the common parser, which takes one name */
+        argv[i + 1] = (char*)rs_accel_name(RS_ACCEL_BVH8);
+    }
+    return 0;
+}
+
+int rs_cmd_bench_trace(int argc, char** argv)
+{
+    TraceOptions o;
+    memset(&o, 0, sizeof o);
+    rs_common_options_init(&o.common);
+    char storage[4096];
+    if (parse_accels(argc, argv, &o) || parse_args(argc, argv, &o, storage, sizeof storage))
+        return RS_EXIT_USAGE;
+    if (o.scene_count == 0) {
+        static const char* defaults[] = {RS_SCENES_DIR "/cornell.json", RS_SCENES_DIR "/mirrors.json",
+                                         RS_SCENES_DIR "/diffuse.json", RS_SCENES_DIR "/reflect-23k.json"};
+        for (int i = 0; i < 4; ++i)
+            o.scenes[o.scene_count++] = defaults[i];
+    }
+    int cuda = o.common.backend.kind == RS_BACKEND_CUDA ||
+               (o.common.backend.kind == RS_BACKEND_AUTO && rs_cuda_built() && rs_cuda_device_count() > 0);
+    if (!o.repeats)
+        o.repeats = cuda ? 20 : 3;
+    uint32_t width = o.common.width ? o.common.width : (cuda ? 1920 : 320);
+    uint32_t height = o.common.height ? o.common.height : (cuda ? 1080 : 180);
+    uint32_t seed = o.common.seed_set ? o.common.seed : 1;
+    const char* unit = cuda ? "G" : "M";
+    double scale = cuda ? 1e-9 : 1e-6;
+
+    BenchMeta meta;
+    RsError err = {{0}};
+    FILE* csv = o.csv ? fopen(o.csv, "w") : NULL;
+    if (o.csv && !csv) {
+        rs_cli_error("cannot write '%s'", o.csv);
+        return RS_EXIT_FAILURE;
+    }
+    if (rs_bench_meta_open(&meta, &o.common, o.json, NULL, o.repeats, 1, &err)) {
+        rs_cli_error("%s", err.message);
+        if (csv)
+            fclose(csv);
+        return RS_EXIT_FAILURE;
+    }
+    if (csv)
+        fputs("scene,accel,spatial_splits,trace_kernel,width,height,build_seconds,bytes,camera_rays_per_s,"
+              "shadow_rays_per_s,bounce_rays_per_s,bounce_sorted_rays_per_s,sort_ms\n",
+              csv);
+    int status = RS_EXIT_OK;
+    for (int si = 0; si < o.scene_count && status == RS_EXIT_OK; ++si) {
+        RsScene scene;
+        RsAccelOptions accel = o.common.accel;
+        rs_error_clear(&err);
+        if (rs_scene_load_json(o.scenes[si], &accel, &scene, &err)) {
+            rs_cli_error("%s", err.message);
+            status = RS_EXIT_FAILURE;
+            break;
+        }
+        printf("\n%s: %zu primitives, %ux%u, median of %u (%s rays/s)\n", o.scenes[si], scene.prims.count, width,
+               height, o.repeats, unit);
+        printf("%-10s %-10s %8s %8s %8s %8s %8s %8s %8s\n", "accel", "extend", "build s", "MiB", "camera", "shadow",
+               "bounce", "sorted", "sort ms");
+        for (uint32_t k = 0; k < RS_ACCEL_COUNT && status == RS_EXIT_OK; ++k) {
+            if (!o.accel[k])
+                continue;
+            scene.accel_options.kind = k;
+            if (rs_scene_build(&scene, &err)) {
+                rs_cli_error("%s: %s", o.scenes[si], err.message);
+                status = RS_EXIT_FAILURE;
+                break;
+            }
+            rs_bench_meta_scene(&meta, o.scenes[si], &scene);
+            int kernels = cuda && k == RS_ACCEL_BVH8 ? 2 : 1;
+            for (int kernel = 0; kernel < kernels; ++kernel) {
+                RsBackendConfig cfg = o.common.backend;
+                cfg.trace_kernel = kernel ? RS_TRACE_PERSISTENT : RS_TRACE_PLAIN;
+                TraceResult r;
+                RsBackend* backend = NULL;
+                if (run(&scene, cfg, width, height, o.repeats, seed, &r, &backend, &err)) {
+                    rs_cli_error("%s: %s: %s", o.scenes[si], rs_accel_name(k), err.message);
+                    rs_backend_destroy(backend);
+                    status = RS_EXIT_FAILURE;
+                    break;
+                }
+                rs_bench_meta_backend(&meta, backend);
+                rs_backend_destroy(backend);
+                const RsAccelStats* st = &scene.accel.stats;
+                char name[32];
+                snprintf(name, sizeof name, "%s%s", rs_accel_name(k), scene.accel_options.spatial_splits ? "+sbvh" : "");
+                printf("%-10s %-10s %8.3f %8.1f %8.3f %8.3f %8.3f %8.3f %8.3f\n", name,
+                       rs_trace_kernel_name(cfg.trace_kernel), st->build_seconds, (double)st->bytes / 1048576.0,
+                       rate(&r.camera) * scale, rate(&r.shadow) * scale, rate(&r.bounce) * scale,
+                       rate(&r.bounce_sorted) * scale, r.sort.ms);
+                fflush(stdout);
+                add_json(meta.results, o.scenes[si], st, k, scene.accel_options.spatial_splits, cfg.trace_kernel,
+                         width, height, &r);
+                if (csv)
+                    fprintf(csv, "%s,%s,%d,%s,%u,%u,%.4f,%llu,%.6g,%.6g,%.6g,%.6g,%.4f\n", o.scenes[si],
+                            rs_accel_name(k), scene.accel_options.spatial_splits, rs_trace_kernel_name(cfg.trace_kernel),
+                            width, height, st->build_seconds, (unsigned long long)st->bytes, rate(&r.camera),
+                            rate(&r.shadow), rate(&r.bounce), rate(&r.bounce_sorted), r.sort.ms);
+            }
+        }
+        rs_scene_free(&scene);
+    }
+    rs_error_clear(&err);
+    if (csv && fclose(csv) != 0) {
+        rs_cli_error("cannot write '%s'", o.csv);
+        status = RS_EXIT_FAILURE;
+    }
+    if (rs_bench_meta_close(&meta, &err)) {
+        rs_cli_error("%s", err.message);
+        status = RS_EXIT_FAILURE;
+    }
+    return status;
+}

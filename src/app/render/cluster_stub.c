@@ -1,0 +1,68 @@
+/* cluster_stub.c - the cluster of a raystream built without MPI: one process (see cluster.h).
+ * Host C11. Started by mpirun anyway, every process would render the whole image alone, so
+ * that is refused. */
+#include <stdlib.h>
+
+#include "app/cli.h"
+#include "app/render/cluster.h"
+
+int rs_cluster_built(void) { return 0; }
+
+int rs_cluster_join(RsCluster* c)
+{
+    c->rank = 0;
+    c->size = 1;
+    c->joined = 0;
+    const char* n = getenv("OMPI_COMM_WORLD_SIZE");
+    if (!n)
+        n = getenv("PMI_SIZE");
+    if (n && atoi(n) > 1) {
+        rs_cli_error("started by an MPI launcher, but this raystream was built without MPI (rebuild with "
+                     "-Dmpi=enabled after installing libopenmpi-dev)");
+        return -1;
+    }
+    return 0;
+}
+
+void rs_cluster_leave(RsCluster* c) { (void)c; }
+void rs_cluster_abort(RsCluster* c, int code)
+{
+    (void)c;
+    exit(code);
+}
+void rs_cluster_local_devices(const RsCluster* c, RsRendererConfig* config)
+{
+    (void)c;
+    (void)config;
+}
+
+void rs_cluster_send_stop(RsCluster* c, int level)
+{
+    (void)c;
+    (void)level;
+}
+int rs_cluster_poll_stop(RsCluster* c)
+{
+    (void)c;
+    return 0;
+}
+int rs_cluster_sum_film(RsCluster* c, RsFloat4* film, size_t pixels)
+{
+    (void)c;
+    (void)film;
+    (void)pixels;
+    return 0;
+}
+int rs_cluster_sum_u64(RsCluster* c, uint64_t* values, int count)
+{
+    (void)c;
+    (void)values;
+    (void)count;
+    return 0;
+}
+int rs_cluster_max_int(RsCluster* c, int* value)
+{
+    (void)c;
+    (void)value;
+    return 0;
+}

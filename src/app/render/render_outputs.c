@@ -1,0 +1,166 @@
+/* render_outputs.c - writing render's outputs (see render_outputs.h). Host C11, application
+ * layer. The AOV layers are computed on the host from the film read back (aov.h's
+ * rs_film_layer, the function the devices use for the viewer), the denoised beauty on the
+ * first device (rs_renderer_image), PNG bytes by the display pipeline. */
+#include "app/render/render_outputs.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/cli.h"
+#include "host/backend/cpu/denoise_cpu.h"
+#include "host/io/exr_io.h"
+#include "host/io/image_io.h"
+
+static void insert_before_extension(const char* path, const char* tag, char* out, size_t size)
+{
+    const char* dot = strrchr(path, '.');
+    const char* slash = strrchr(path, '/');
+    if (!dot || (slash && dot < slash))
+        snprintf(out, size, "%s.%s", path, tag);
+    else
+        snprintf(out, size, "%.*s.%s%s", (int)(dot - path), path, tag, dot);
+}
+
+void rs_render_partial_name(const char* path, char* out, size_t size) { insert_before_extension(path, "partial", out, size); }
+
+void rs_render_noisy_name(const char* path, char* out, size_t size) { insert_before_extension(path, "noisy", out, size); }
+
+/* rgb | w images -> interleaved floats of the layer's channel count */
+static void pack_channels(const RsFloat4* image, size_t pixels, int channels, float* out)
+{
+    for (size_t i = 0; i < pixels; ++i) {
+        const float v[3] = {image[i].x, image[i].y, image[i].z};
+        for (int c = 0; c < channels; ++c)
+            out[i * (size_t)channels + (size_t)c] = v[c];
+    }
+}
+
+/* What every output is made of, computed once. */
+typedef struct Images {
+    size_t pixels;
+    float* beauty;  /* rgb: the denoised image with --denoise, else the film's mean */
+    float* noisy;   /* rgb: the film's mean (with --denoise only) */
+    uint8_t* rgba;  /* the beauty through the display pipeline */
+    uint8_t* noisy_rgba;
+    float* layers[RS_LAYER_COUNT]; /* the AOVs asked for, interleaved */
+} Images;
+
+static void images_free(Images* im)
+{
+    free(im->beauty);
+    free(im->noisy);
+    free(im->rgba);
+    free(im->noisy_rgba);
+    for (int l = 0; l < RS_LAYER_COUNT; ++l)
+        free(im->layers[l]);
+}
+
+static int make_images(RsRenderer* renderer, uint32_t width, uint32_t height, const RsRenderArgs* a, Images* im,
+                       RsError* err)
+{
+    memset(im, 0, sizeof *im);
+    im->pixels = (size_t)width * height;
+    size_t planes = rs_renderer_film_planes(renderer);
+    RsFloat4* film = malloc(planes * im->pixels * sizeof *film);
+    RsFloat4* image = malloc(im->pixels * sizeof *image);
+    im->beauty = malloc(im->pixels * 3 * sizeof(float));
+    im->rgba = malloc(im->pixels * 4);
+    int status = -1;
+    RsDisplayStats stats;
+    if (!film || !image || !im->beauty || !im->rgba) {
+        rs_error_set(err, "out of memory reading back the image");
+        goto done;
+    }
+    if (rs_renderer_read_film(renderer, film, err) || rs_renderer_display(renderer, &a->display, im->rgba, &stats, err))
+        goto done;
+    if (a->denoise) {
+        RsDisplaySettings noisy_display = a->display;
+        noisy_display.denoise = 0;
+        RsImageRequest request = {RS_LAYER_BEAUTY, 0, 1, rs_denoise_defaults()};
+        im->noisy = malloc(im->pixels * 3 * sizeof(float));
+        im->noisy_rgba = malloc(im->pixels * 4);
+        if (!im->noisy || !im->noisy_rgba) {
+            rs_error_set(err, "out of memory reading back the image");
+            goto done;
+        }
+        rs_film_resolve(film, (uint32_t)im->pixels, im->noisy);
+        if (rs_renderer_image(renderer, &request, image, err) ||
+            rs_renderer_display(renderer, &noisy_display, im->noisy_rgba, &stats, err))
+            goto done;
+        pack_channels(image, im->pixels, 3, im->beauty);
+    } else {
+        rs_film_resolve(film, (uint32_t)im->pixels, im->beauty);
+    }
+    for (uint32_t l = RS_LAYER_BEAUTY + 1; l < RS_LAYER_COUNT; ++l) {
+        if (!(a->aovs & (1u << l)))
+            continue;
+        int channels = (int)strlen(rs_layer_channels(l));
+        if (!(im->layers[l] = malloc(im->pixels * (size_t)channels * sizeof(float)))) {
+            rs_error_set(err, "out of memory for the %s layer", rs_layer_name(l));
+            goto done;
+        }
+        rs_film_layer_cpu(NULL, film, width, height, l, 0, image);
+        pack_channels(image, im->pixels, channels, im->layers[l]);
+    }
+    status = 0;
+done:
+    free(film);
+    free(image);
+    return status;
+}
+
+static int write_exr(const char* path, uint32_t width, uint32_t height, const Images* im, int half, RsError* err)
+{
+    RsExrLayer layers[RS_LAYER_COUNT + 1];
+    int n = 0;
+    layers[n++] = (RsExrLayer){"", "RGB", im->beauty};
+    if (im->noisy)
+        layers[n++] = (RsExrLayer){"noisy", "RGB", im->noisy};
+    for (int l = RS_LAYER_BEAUTY + 1; l < RS_LAYER_COUNT; ++l)
+        if (im->layers[l])
+            layers[n++] = (RsExrLayer){rs_layer_name(l), rs_layer_channels(l), im->layers[l]};
+    return rs_exr_write(path, width, height, layers, n, half, err);
+}
+
+int rs_render_write_outputs(RsRenderer* renderer, uint32_t width, uint32_t height, const RsRenderArgs* a,
+                            int partial)
+{
+    RsError err = {{0}};
+    Images im;
+    if (make_images(renderer, width, height, a, &im, &err)) {
+        rs_cli_error("%s", err.message);
+        images_free(&im);
+        return RS_EXIT_FAILURE;
+    }
+    int status = RS_EXIT_OK;
+    for (int i = 0; i < a->output_count; ++i) {
+        char name[RS_PATH_BYTES], noisy[RS_PATH_BYTES];
+        if (partial)
+            rs_render_partial_name(a->outputs[i], name, sizeof name);
+        else
+            snprintf(name, sizeof name, "%s", a->outputs[i]);
+        RsImageFormat format = RS_IMAGE_PNG;
+        rs_error_clear(&err);
+        int failed = rs_image_format_from_path(name, &format, &err);
+        if (!failed && format == RS_IMAGE_EXR) {
+            failed = write_exr(name, width, height, &im, a->exr_half, &err);
+        } else if (!failed) {
+            failed = rs_image_write(name, width, height, im.beauty, im.rgba, &err);
+            if (!failed && im.noisy) {
+                rs_render_noisy_name(name, noisy, sizeof noisy);
+                failed = rs_image_write(noisy, width, height, im.noisy, im.noisy_rgba, &err);
+                if (!failed && (!a->opt.quiet || partial))
+                    rs_cli_note("wrote %s", noisy);
+            }
+        }
+        if (failed) {
+            rs_cli_error("%s", err.message);
+            status = RS_EXIT_FAILURE;
+        } else if (!a->opt.quiet || partial) {
+            rs_cli_note("wrote %s", name);
+        }
+    }
+    images_free(&im);
+    return status;
+}

@@ -1,0 +1,23 @@
+/* render_outputs.h - the files `raystream render` writes at the end (or when it stops early):
+ * every -o output in its format, with the denoised beauty and the AOV layers asked for.
+ * Host C11, application layer. */
+#ifndef RS_APP_RENDER_OUTPUTS_H
+#define RS_APP_RENDER_OUTPUTS_H
+
+#include <stddef.h>
+
+#include "app/command_args.h"
+#include "host/render/renderer.h"
+
+/* "out.png" -> "out.partial.png" (what an interrupted render writes) */
+void rs_render_partial_name(const char* path, char* out, size_t size);
+/* "out.png" -> "out.noisy.png" (the noisy beauty beside a denoised non-EXR output) */
+void rs_render_noisy_name(const char* path, char* out, size_t size);
+
+/* Writes the outputs from the renderer's film: PNGs through the display pipeline, linear
+ * formats from the film; with --denoise the denoiser's image is the beauty; .exr outputs get
+ * the AOV layers and the noisy beauty as layers. partial: NAME.partial.EXT. Returns RS_EXIT_*. */
+int rs_render_write_outputs(RsRenderer* renderer, uint32_t width, uint32_t height, const RsRenderArgs* args,
+                            int partial);
+
+#endif /* RS_APP_RENDER_OUTPUTS_H */

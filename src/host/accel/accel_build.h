@@ -1,0 +1,64 @@
+/* accel_build.h - building acceleration structures on the host, and what they cost.
+ *
+ * Host C11. One builder per structure (accel_<name>_build.c), dispatched through the RS_ACCELS
+ * table of src/kernel/accel/accel.h; this file's rs_accel_build times it and fills the view that
+ * per-ray code and the backends read. Every array a view points to is owned by the RsAccel.
+ */
+#ifndef RS_HOST_ACCEL_BUILD_H
+#define RS_HOST_ACCEL_BUILD_H
+
+#include "host/util/error.h"
+#include "host/util/thread_pool.h"
+#include "kernel/accel/accel.h"
+
+typedef struct RsAccelOptions {
+    uint32_t kind;       /* RsAccelKind */
+    int spatial_splits;  /* BVHs: SBVH reference splitting */
+    uint32_t bins;       /* BVHs: SAH bins per axis; 0 = the default */
+    uint32_t threads;    /* build threads; 0 = one per processor */
+    RsThreadPool* pool;  /* set by rs_accel_build for the builders */
+} RsAccelOptions;
+
+#define RS_ACCEL_DEFAULT_BINS 32
+
+typedef struct RsAccelStats {
+    double build_seconds;
+    double sah_cost;        /* expected cost per ray by the surface-area heuristic (see each builder); 0 for the grid */
+    uint32_t nodes;         /* BVH nodes; grid: cells */
+    uint32_t leaves;        /* BVH leaves (bvh8: leaf slots); grid: non-empty cells */
+    uint32_t depth;         /* BVH: deepest interior node; grid: 0 */
+    uint32_t spatial_splits;/* spatial splits made */
+    uint64_t references;    /* trace primitives, or grid cell entries */
+    uint64_t bytes;         /* memory the structure takes on a device: nodes, cells and trace primitives */
+} RsAccelStats;
+
+typedef struct RsAccel {
+    RsAccelView view;
+    RsAccelStats stats;
+    void* owned[4]; /* the arrays the view points to */
+} RsAccel;
+
+/* The default: kind bvh8, object splits only, RS_ACCEL_DEFAULT_BINS bins, every processor. */
+RsAccelOptions rs_accel_options_default(void);
+
+/* Builds the structure opt->kind over prims on opt->threads threads; times it. */
+int rs_accel_build(const RsPrim* prims, uint32_t count, const RsAccelOptions* opt, RsAccel* out, RsError* err);
+void rs_accel_free(RsAccel* a);
+
+const char* rs_accel_name(uint32_t kind);
+const char* rs_accel_help(uint32_t kind);
+int rs_accel_parse(const char* name, uint32_t* kind);
+/* "bvh2, bvh8, grid" for help texts */
+const char* rs_accel_list(void);
+
+/* The per-structure builders (fill view, stats except build_seconds, and owned). */
+#define RS_ACCEL_BUILDER(e, name, help) \
+    int rs_accel_##name##_build(const RsPrim* prims, uint32_t count, const RsAccelOptions* opt, RsAccel* out, RsError* err);
+RS_ACCELS(RS_ACCEL_BUILDER)
+#undef RS_ACCEL_BUILDER
+
+/* Trace primitives (src/kernel/accel/trace_hit.h) for refs[0..n): copies of the scene primitives with
+ * a.w naming their scene index. NULL when out of memory. */
+RsPrim* rs_trace_prims_make(const RsPrim* prims, const uint32_t* refs, uint32_t n);
+
+#endif /* RS_HOST_ACCEL_BUILD_H */

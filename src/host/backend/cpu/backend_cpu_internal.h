@@ -1,0 +1,69 @@
+/* backend_cpu_internal.h - the CPU backend's state, shared by backend_cpu.c (buffers and stage
+ * loops) and deadray_cpu.c (the dead-ray strategies). Host C11; not part of any public API.
+ *
+ * The CPU picture of the GPU: a "batch" of RS_CPU_BATCH = 32 consecutive rows is a warp; one
+ * rs_pool_run is one kernel launch; a worker is an SM. Which rows a stage visits is decided
+ * here, never in the stage code.
+ */
+#ifndef RS_HOST_BACKEND_CPU_INTERNAL_H
+#define RS_HOST_BACKEND_CPU_INTERNAL_H
+
+#include <stdatomic.h>
+
+#include "host/backend/backend.h"
+#include "host/backend/cpu/denoise_cpu.h"
+#include "host/util/thread_pool.h"
+
+#define RS_CPU_BATCH 32u
+/* Roger et al.'s block size s for compact-block (reduction inside a block, then concatenation) */
+#define RS_CPU_COMPACT_BLOCK 256u
+/* Below twice these per worker, a stage runs on the calling thread alone (rs_pool_run_items):
+ * tracing a ray costs microseconds, a per-pixel or per-entry step far less, and waking the
+ * workers tens of microseconds. */
+#define RS_CPU_MIN_RAYS_PER_WORKER 64u
+#define RS_CPU_MIN_PIXELS_PER_WORKER 2048u
+#define RS_CPU_MIN_ENTRIES_PER_WORKER 8192u
+
+typedef struct RsCpuBackend {
+    RsBackend base;
+    RsThreadPool* pool;
+    RsKernelParams kp; /* scene view, frame settings and the current buffers */
+
+    uint32_t capacity;   /* paths per wave the buffers hold */
+    uint32_t film_pixels;  /* per plane; the film has rs_film_planes(&base.config) of them */
+    RsRayStateSoA rays[2]; /* [0] is current; [1] exists only for payload compaction */
+    RsShadowStateSoA shadows;
+    RsFloat4* path_radiance;
+    RsFloat4* path_aov[3]; /* with AOVs: path_albedo, path_normal, path_position (aov.h) */
+    RsFloat4* film;
+    RsFloat4* image;       /* make_image's output, film_pixels entries (allocated on first use) */
+    RsDenoiseScratch denoise;
+
+    /* dead-ray state */
+    uint32_t* alive;      /* per row: the flags strategy, and the input of every compaction */
+    uint32_t* stencil;    /* per 32 rows: bit i set = row 32*word + i alive */
+    uint32_t* index[2];   /* live rows (compaction): [0] current, [1] being built */
+    uint32_t* scratch;    /* scan results (compact-scan), per-block output (compact-block) */
+    uint32_t* block_offsets; /* compact-block: per-block counts, then their exclusive scan */
+    uint32_t* worker_sums;   /* one per worker: partial counts and their offsets */
+    uint32_t live;        /* items in the active set: rows, or entries of index[0] */
+    int dense;            /* compaction: the active rows are exactly [0, live) */
+    RsBounceCounts counts; /* the last drop_dead's, for read_counts */
+    atomic_uint shadow_count;
+    atomic_uint next_batch; /* persistent threads' work counter */
+    atomic_uint out_cursor; /* compact-warp's output offset */
+} RsCpuBackend;
+
+/* Prepares the strategy's state for a fresh wave of `paths` live rows. */
+void rs_cpu_deadray_reset(RsCpuBackend* b, uint32_t paths);
+/* Drops the rays that shade ended; returns the number of live rays. */
+uint32_t rs_cpu_deadray_drop(RsCpuBackend* b);
+/* Number of items stages iterate over (rows for flags/stencil/persistent, live entries else). */
+uint32_t rs_cpu_active_items(const RsCpuBackend* b);
+/* The row of active item `i` (compaction strategies). */
+static inline uint32_t rs_cpu_active_row(const RsCpuBackend* b, uint32_t i)
+{
+    return b->dense ? i : b->index[0][i];
+}
+
+#endif /* RS_HOST_BACKEND_CPU_INTERNAL_H */

@@ -1,0 +1,50 @@
+/* checkpoint.h - saving and resuming a render: the film (per-pixel sums and sample counts) and
+ * what it was rendered with. Because every pixel sums its samples in sample order and random
+ * numbers depend only on (seed, pixel, sample, bounce, dimension), a render resumed from a
+ * checkpoint ends bit-identical to one that never stopped, even when it stopped in the middle
+ * of a sample pass or on a different number of devices or processes: every pixel's count of
+ * samples is in the film.
+ *
+ * Host C11. File layout (format 3; little-endian, as the host writes it): RsCheckpointHeader,
+ * then film_planes planes of width * height RsFloat4 (aov.h: 1, or 5 with AOVs). Format 2 (the
+ * same without film_planes, one plane) is still read. The header's checksum (FNV-1a 64 over the header with the
+ * checksum field zero, then the film) is verified on resume, so a damaged or edited file is
+ * refused instead of resumed. Written through safe_file's atomic write, like images.
+ */
+#ifndef RS_HOST_CHECKPOINT_H
+#define RS_HOST_CHECKPOINT_H
+
+#include "host/util/error.h"
+#include "kernel/util/compat.h"
+
+#define RS_CHECKPOINT_VERSION 3
+
+typedef struct RsCheckpointHeader {
+    char magic[8];       /* "RSCKPT\0\0" */
+    uint32_t version;    /* RS_CHECKPOINT_VERSION */
+    uint32_t width, height;
+    uint32_t seed, max_depth, integrator;
+    uint32_t film_planes; /* 1, or RS_FILM_PLANES_AOV (the AOVs are resumed with the beauty) */
+    uint32_t reserved;    /* 0 */
+    uint64_t paths_done; /* samples in the film, summed over the pixels; which ones each pixel
+                            holds is its count (the film's w): samples 0 .. w-1. A render on one
+                            device stops at a prefix of the pass order, several devices each at
+                            their own spans' (film_spans.h); resume reads either from the film */
+    uint64_t scene_hash; /* FNV-1a of the scene file */
+    uint64_t checksum;
+} RsCheckpointHeader;
+
+void rs_checkpoint_header_init(RsCheckpointHeader* h);
+
+/* Writes the checkpoint (computing its checksum). */
+int rs_checkpoint_save(const char* path, const RsCheckpointHeader* h, const RsFloat4* film, RsError* err);
+
+/* Reads a checkpoint, verifies its size and checksum, and checks it belongs to this render
+ * (`expect`: everything but paths_done, checksum and film_planes). A checkpoint with more
+ * planes than expect->film_planes gives only those (the beauty comes first); one with fewer
+ * is refused (it holds no AOVs to resume). *film is allocated (expect->film_planes planes);
+ * the caller frees it. The file must be a regular file. */
+int rs_checkpoint_load(const char* path, const RsCheckpointHeader* expect, RsCheckpointHeader* got, RsFloat4** film,
+                       RsError* err);
+
+#endif /* RS_HOST_CHECKPOINT_H */

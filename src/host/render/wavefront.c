@@ -1,0 +1,173 @@
+/* wavefront.c - the bounce loop and its statistics (see wavefront.h). Host C11.
+ *
+ * Stage times: the CPU backend's calls are synchronous, so the wall clock around each call is
+ * the stage's time. CUDA launches return at once; that backend records events around its
+ * stages instead (when asked to, as the benchmark does) and reports device times.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "host/render/wavefront.h"
+
+#include <string.h>
+#include <time.h>
+
+static const char* const stage_names[RS_STAGE_COUNT] = {"generate", "sort",      "extend",    "shade",
+                                                        "connect",  "drop_dead", "accumulate"};
+
+const char* rs_stage_name(RsStage s) { return s < RS_STAGE_COUNT ? stage_names[s] : "?"; }
+
+static double now_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+RsFrameDesc rs_frame_from_scene(const RsScene* scene, uint32_t width, uint32_t height, uint32_t max_depth,
+                                uint32_t integrator, uint32_t seed)
+{
+    RsFrameDesc f;
+    memset(&f, 0, sizeof f);
+    f.camera = rs_camera_make(&scene->camera, width, height);
+    f.width = width;
+    f.height = height;
+    f.seed = seed;
+    f.max_depth = max_depth;
+    f.integrator = integrator;
+    f.rr_depth = RS_DEFAULT_RR_DEPTH;
+    return f;
+}
+
+int rs_wavefront_plan(const RsBackend* backend, uint64_t total_paths, uint32_t* wave_capacity, RsError* err)
+{
+    uint64_t per_path = backend->ops->bytes_per_path(backend);
+    uint64_t fits = backend->memory_budget / per_path;
+    if (fits < 32)
+        return rs_error_set(err,
+                            "not enough memory for even one wave of 32 paths: %llu bytes per path, %llu bytes "
+                            "available on %s",
+                            (unsigned long long)per_path, (unsigned long long)backend->memory_budget,
+                            backend->device);
+    uint64_t wave = backend->preferred_wave;
+    if (wave > fits)
+        wave = fits / 32 * 32;
+    if (wave > total_paths)
+        wave = total_paths;
+    if (wave == 0)
+        wave = 1;
+    *wave_capacity = (uint32_t)wave;
+    return 0;
+}
+
+int rs_wavefront_begin(RsWavefront* wf, RsBackend* backend, const RsFrameDesc* frame, uint32_t wave_capacity,
+                       RsError* err)
+{
+    memset(wf, 0, sizeof *wf);
+    wf->backend = backend;
+    wf->frame = *frame;
+    wf->wave_capacity = wave_capacity;
+    return backend->ops->set_frame(backend, frame, wave_capacity, err);
+}
+
+static void add_depth(uint64_t* table, uint32_t depth, uint64_t n)
+{
+    table[depth < RS_STATS_DEPTHS ? depth : RS_STATS_DEPTHS] += n;
+}
+
+/* Runs one backend call; for a synchronous backend, charges its wall time to `stage` (an
+ * asynchronous one reports device times through take_stage_times instead). */
+#define RS_TIMED(stage, call)                                      \
+    do {                                                           \
+        double t0_ = now_seconds();                                \
+        int status_ = (call);                                      \
+        if (!b->ops->take_stage_times)                             \
+            wf->stats.stage_seconds[stage] += now_seconds() - t0_; \
+        if (status_)                                               \
+            return -1;                                             \
+    } while (0)
+
+static int trace_wave(RsWavefront* wf, const RsWaveRange* wave, RsError* err)
+{
+    RsBackend* b = wf->backend;
+    const RsBackendOps* ops = b->ops;
+    uint32_t paths = wave->paths;
+    RS_TIMED(RS_STAGE_GENERATE, ops->generate(b, wave, err));
+    wf->stats.camera_rays += paths;
+    uint32_t live = paths;
+    /* max_depth + 1: a path whose last vertex is specular traces one more segment, for emission
+     * only (stage_shade.h); shade ends every path there. */
+    for (uint32_t depth = 1; depth <= wf->frame.max_depth + 1 && live != 0; ++depth) {
+        add_depth(wf->stats.live_at_depth, depth, live);
+        if (depth > 1)
+            wf->stats.bounce_rays += live;
+        RsBounceCounts counts;
+        if (depth > 1 && b->config.sort_rays)
+            RS_TIMED(RS_STAGE_SORT, ops->sort(b, err));
+        RS_TIMED(RS_STAGE_EXTEND, ops->extend(b, err));
+        RS_TIMED(RS_STAGE_SHADE, ops->shade(b, err));
+        RS_TIMED(RS_STAGE_CONNECT, ops->connect(b, err));
+        RS_TIMED(RS_STAGE_DROP_DEAD, ops->drop_dead(b, err) || ops->read_counts(b, &counts, err));
+        add_depth(wf->stats.shadow_at_depth, depth, counts.shadow_rays);
+        wf->stats.shadow_rays += counts.shadow_rays;
+        live = counts.live;
+    }
+    RS_TIMED(RS_STAGE_ACCUMULATE, ops->accumulate(b, err));
+    wf->stats.waves++;
+    return 0;
+}
+
+int rs_wavefront_trace(RsWavefront* wf, const RsPathRange* range, RsError* err)
+{
+    uint64_t readback_before = wf->backend->readback_bytes;
+    uint64_t paths = range->paths;
+    RsWaveRange wave = {range->span_first_index, range->span_pixels, range->first_path, 0};
+    int stopped = 0;
+    wf->paths_traced = 0;
+    while (paths > 0 && !stopped) {
+        wave.paths = paths < wf->wave_capacity ? (uint32_t)paths : wf->wave_capacity;
+        if (trace_wave(wf, &wave, err))
+            return -1;
+        wave.first_path += wave.paths;
+        paths -= wave.paths;
+        wf->paths_traced += wave.paths;
+        stopped = paths > 0 && wf->stop && *wf->stop;
+    }
+    wf->stats.readback_bytes += wf->backend->readback_bytes - readback_before;
+    if (wf->backend->ops->take_stage_times &&
+        wf->backend->ops->take_stage_times(wf->backend, wf->stats.stage_seconds, err))
+        return -1;
+    return stopped ? RS_WAVEFRONT_STOPPED : 0;
+}
+
+void rs_trace_stats_add(RsTraceStats* a, const RsTraceStats* b)
+{
+    a->camera_rays += b->camera_rays;
+    a->bounce_rays += b->bounce_rays;
+    a->shadow_rays += b->shadow_rays;
+    for (int d = 0; d <= RS_STATS_DEPTHS; ++d) {
+        a->live_at_depth[d] += b->live_at_depth[d];
+        a->shadow_at_depth[d] += b->shadow_at_depth[d];
+    }
+    for (int s = 0; s < RS_STAGE_COUNT; ++s)
+        a->stage_seconds[s] += b->stage_seconds[s];
+    a->readback_bytes += b->readback_bytes;
+    a->waves += b->waves;
+}
+
+RsTraceStats rs_trace_stats_since(const RsTraceStats* now, const RsTraceStats* before)
+{
+    RsTraceStats d = *now;
+    d.camera_rays -= before->camera_rays;
+    d.bounce_rays -= before->bounce_rays;
+    d.shadow_rays -= before->shadow_rays;
+    for (int k = 0; k <= RS_STATS_DEPTHS; ++k) {
+        d.live_at_depth[k] -= before->live_at_depth[k];
+        d.shadow_at_depth[k] -= before->shadow_at_depth[k];
+    }
+    for (int s = 0; s < RS_STAGE_COUNT; ++s)
+        d.stage_seconds[s] -= before->stage_seconds[s];
+    d.readback_bytes -= before->readback_bytes;
+    d.waves -= before->waves;
+    return d;
+}
+
+uint64_t rs_trace_stats_rays(const RsTraceStats* s) { return s->camera_rays + s->bounce_rays + s->shadow_rays; }

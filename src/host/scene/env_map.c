@@ -1,0 +1,154 @@
+/* env_map.c - environment maps: loading and the CPU's CDF (see env_map.h). Host C11. */
+#define _POSIX_C_SOURCE 200809L
+#include "host/scene/env_map.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <stb_image.h>
+
+#include "host/io/safe_file.h"
+#include "host/scene/texture.h"
+#include "host/util/array.h"
+
+#define RS_ENV_MAP_MAX_FILE_BYTES (2ull << 30)
+
+void rs_env_map_free(RsEnvMap* m)
+{
+    free(m->texels);
+    free(m->row_cdf);
+    free(m->marginal_cdf);
+    memset(m, 0, sizeof *m);
+}
+
+static int allocate(RsEnvMap* m, uint32_t width, uint32_t height, RsError* err)
+{
+    rs_env_map_free(m);
+    m->texels = rs_alloc_aligned((size_t)width * height, sizeof(RsFloat4), 16);
+    if (!m->texels)
+        return rs_error_set(err, "out of memory: an environment map of %ux%u texels", width, height);
+    m->width = width;
+    m->height = height;
+    return 0;
+}
+
+int rs_env_map_from_rgb(RsEnvMap* m, const float* rgb, uint32_t width, uint32_t height, RsError* err)
+{
+    if (allocate(m, width, height, err))
+        return -1;
+    for (size_t i = 0; i < (size_t)width * height; ++i)
+        m->texels[i] = rs_float4(rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2], 0.0f);
+    return 0;
+}
+
+/* The first texel that is negative or not finite, or -1. */
+static long bad_texel(const RsEnvMap* m)
+{
+    for (size_t i = 0; i < (size_t)m->width * m->height; ++i) {
+        RsFloat4 t = m->texels[i];
+        if (!(t.x >= 0.0f && t.y >= 0.0f && t.z >= 0.0f && t.x < INFINITY && t.y < INFINITY && t.z < INFINITY))
+            return (long)i;
+    }
+    return -1;
+}
+
+int rs_env_map_load(RsEnvMap* m, const char* path, const char* where, RsError* err)
+{
+    char why[256];
+    size_t size = 0;
+    unsigned char* bytes = (unsigned char*)rs_file_read_all(path, RS_ENV_MAP_MAX_FILE_BYTES, &size, why, sizeof why);
+    int w = 0, h = 0, channels = 0;
+    if (!bytes)
+        return rs_error_set(err, "%s: environment map '%s': cannot read: %s", where, path, why);
+    int status = -1;
+    if (size > 0x7fffffff || !stbi_info_from_memory(bytes, (int)size, &w, &h, &channels)) {
+        rs_error_set(err, "%s: environment map '%s': not an image raystream can read (Radiance HDR, PNG, JPEG, TGA, "
+                     "BMP, ...): %s", where, path, size > 0x7fffffff ? "too large" : stbi_failure_reason());
+    } else if (w <= 0 || h <= 0) {
+        rs_error_set(err, "%s: environment map '%s': the image has no pixels (%dx%d)", where, path, w, h);
+    } else if (w > RS_ENV_MAP_MAX_WIDTH || h > RS_ENV_MAP_MAX_HEIGHT) {
+        rs_error_set(err, "%s: environment map '%s': the image is %dx%d, more than %dx%d", where, path, w, h,
+                     RS_ENV_MAP_MAX_WIDTH, RS_ENV_MAP_MAX_HEIGHT);
+    } else if (stbi_is_hdr_from_memory(bytes, (int)size)) {
+        float* pixels = stbi_loadf_from_memory(bytes, (int)size, &w, &h, &channels, 3);
+        if (!pixels)
+            rs_error_set(err, "%s: environment map '%s': the image is corrupt: %s", where, path, stbi_failure_reason());
+        else
+            status = rs_env_map_from_rgb(m, pixels, (uint32_t)w, (uint32_t)h, err);
+        stbi_image_free(pixels);
+    } else {
+        unsigned char* pixels = stbi_load_from_memory(bytes, (int)size, &w, &h, &channels, 3);
+        if (!pixels) {
+            rs_error_set(err, "%s: environment map '%s': the image is corrupt: %s", where, path, stbi_failure_reason());
+        } else if (allocate(m, (uint32_t)w, (uint32_t)h, err) == 0) {
+            float table[256];
+            for (int i = 0; i < 256; ++i)
+                table[i] = rs_srgb_decode((float)i / 255.0f);
+            for (size_t i = 0; i < (size_t)w * (size_t)h; ++i)
+                m->texels[i] = rs_float4(table[pixels[3 * i]], table[pixels[3 * i + 1]], table[pixels[3 * i + 2]], 0.0f);
+            status = 0;
+        }
+        stbi_image_free(pixels);
+    }
+    free(bytes);
+    if (status)
+        return -1;
+    long bad = bad_texel(m);
+    if (bad >= 0) {
+        uint32_t x = (uint32_t)(bad % m->width), y = (uint32_t)(bad / m->width);
+        rs_env_map_free(m);
+        return rs_error_set(err, "%s: environment map '%s': texel (%u, %u) is negative or not finite", where, path, x,
+                            y);
+    }
+    return 0;
+}
+
+RsEnvMapView rs_env_map_view(const RsEnvMap* m)
+{
+    RsEnvMapView v;
+    memset(&v, 0, sizeof v);
+    v.texels = m->texels;
+    v.row_cdf = m->row_cdf;
+    v.marginal_cdf = m->marginal_cdf;
+    v.width = m->width;
+    v.height = m->height;
+    return v;
+}
+
+int rs_env_map_build_cdf(RsEnvMap* m, RsError* err)
+{
+    uint32_t w = m->width, h = m->height;
+    free(m->row_cdf);
+    free(m->marginal_cdf);
+    m->row_cdf = malloc((size_t)w * h * sizeof(float));
+    m->marginal_cdf = malloc((size_t)h * sizeof(float));
+    if (!m->row_cdf || !m->marginal_cdf)
+        return rs_error_set(err, "out of memory: the sampling table of a %ux%u environment map", w, h);
+    RsEnvMapView view = rs_env_map_view(m);
+    double total = 0.0;
+    for (uint32_t y = 0; y < h; ++y) {
+        float* row = m->row_cdf + (size_t)y * w;
+        float sum = 0.0f; /* float, as the GPU's scan: the two tables agree to rounding */
+        for (uint32_t x = 0; x < w; ++x)
+            row[x] = sum += rs_env_cdf_weight(&view, x, y);
+        for (uint32_t x = 0; x < w; ++x)
+            row[x] = rs_env_cdf_normalize(row[x], sum, x, w);
+        m->marginal_cdf[y] = sum;
+        total += sum;
+    }
+    float sum = 0.0f;
+    for (uint32_t y = 0; y < h; ++y)
+        m->marginal_cdf[y] = sum += m->marginal_cdf[y];
+    for (uint32_t y = 0; y < h; ++y)
+        m->marginal_cdf[y] = rs_env_cdf_normalize(m->marginal_cdf[y], sum, y, h);
+    m->total_weight = total;
+    return 0;
+}
+
+double rs_env_map_mean_luminance(const RsEnvMap* m)
+{
+    if (m->width == 0 || m->height == 0)
+        return 0.0;
+    return m->total_weight * RS_PI / (2.0 * (double)m->width * (double)m->height);
+}

@@ -1,0 +1,43 @@
+/* env_map.h - environment maps on the host: loading the equirectangular image and building
+ * its sampling CDF (the CPU's run of the steps in src/kernel/light/env_map.h). Host C11.
+ *
+ * stb_image reads the file: Radiance .hdr as linear floats, 8-bit images (PNG, JPEG, ...) as
+ * sRGB-encoded colour. Errors name the caller's `where` (scene file and key) and the file: a
+ * missing or unreadable file, an image stb_image cannot decode, an empty image, one larger than
+ * RS_ENV_MAP_MAX_WIDTH x RS_ENV_MAP_MAX_HEIGHT, and texels that are negative or not finite.
+ */
+#ifndef RS_HOST_ENV_MAP_H
+#define RS_HOST_ENV_MAP_H
+
+#include "host/util/error.h"
+#include "kernel/light/env_map.h"
+
+#define RS_ENV_MAP_MAX_WIDTH 16384
+#define RS_ENV_MAP_MAX_HEIGHT 8192 /* 2 GiB of float texels at most */
+
+typedef struct RsEnvMap {
+    uint32_t width, height; /* 0 x 0: none */
+    RsFloat4* texels;
+    float* row_cdf;      /* built by rs_env_map_build_cdf */
+    float* marginal_cdf;
+    double total_weight; /* the sum of every cell's rs_env_cdf_weight */
+} RsEnvMap;
+
+int rs_env_map_load(RsEnvMap* m, const char* path, const char* where, RsError* err);
+
+/* An environment map from linear RGB floats in memory (rows from the top), for tests. */
+int rs_env_map_from_rgb(RsEnvMap* m, const float* rgb, uint32_t width, uint32_t height, RsError* err);
+
+/* Weights, row prefix sums, marginal prefix sums, normalisation: on the calling thread. */
+int rs_env_map_build_cdf(RsEnvMap* m, RsError* err);
+
+/* The view per-ray code reads; the CDF pointers are NULL until rs_env_map_build_cdf. */
+RsEnvMapView rs_env_map_view(const RsEnvMap* m);
+
+/* Mean luminance of the map over the sphere of directions (before any scale), from the CDF's
+ * total: sum(weights) * (2 pi / W) * (pi / H) / (4 pi). */
+double rs_env_map_mean_luminance(const RsEnvMap* m);
+
+void rs_env_map_free(RsEnvMap* m);
+
+#endif /* RS_HOST_ENV_MAP_H */

@@ -1,0 +1,368 @@
+/* scene.c - building the host scene, its BVH and its light table (see scene.h). Host C11.
+ *
+ * Light selection for next-event estimation is proportional to emitted power, as pbrt-v4's
+ * PowerLightSampler: an area light emits phi = pi * area * luminance(L) (twice that if both
+ * faces emit); the environment, seen from inside the scene's bounding sphere of radius R,
+ * phi = 4 pi * pi R^2 * luminance(mean L) (pbrt-v4's UniformInfiniteLight::Phi); point and spot
+ * lights as point_light_power says.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "host/scene/scene.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "host/accel/bvh_binary.h"
+
+void rs_scene_init(RsScene* scene)
+{
+    memset(scene, 0, sizeof *scene);
+    scene->camera.eye = rs_vec3(0.0f, 0.0f, 0.0f);
+    scene->camera.look_at = rs_vec3(0.0f, 0.0f, -1.0f);
+    scene->camera.up = rs_vec3(0.0f, 1.0f, 0.0f);
+    scene->camera.fov_degrees = 40.0f;
+    scene->render.width = 512;
+    scene->render.height = 512;
+    scene->render.spp = 16;
+    scene->render.max_depth = 8;
+    scene->render.integrator = RS_INTEGRATOR_PATH;
+    scene->env.zenith = rs_float4(0.0f, 0.0f, 0.0f, rs_uint_as_float(RS_ENV_CONSTANT));
+    scene->accel_options = rs_accel_options_default();
+    rs_texture_set_init(&scene->textures);
+}
+
+void rs_scene_free(RsScene* scene)
+{
+    for (size_t i = 0; i < scene->material_names.count; ++i)
+        free(scene->material_names.data[i]);
+    rs_array_free(&scene->material_names);
+    rs_name_index_free(&scene->material_index);
+    rs_array_free(&scene->materials);
+    rs_array_free(&scene->prims);
+    rs_array_free(&scene->shading);
+    rs_array_free(&scene->point_lights);
+    rs_texture_set_free(&scene->textures);
+    rs_env_map_free(&scene->env_map);
+    rs_accel_free(&scene->accel);
+    free(scene->lights);
+    free(scene->file);
+    memset(scene, 0, sizeof *scene);
+}
+
+int32_t rs_scene_find_material(const RsScene* scene, const char* name)
+{
+    return rs_name_index_find(&scene->material_index, scene->material_names.data, name);
+}
+
+int32_t rs_scene_add_material(RsScene* scene, const char* name, RsMaterial m, RsError* err)
+{
+    if (rs_scene_find_material(scene, name) >= 0) {
+        rs_error_set(err, "duplicate material name '%s'", name);
+        return -1;
+    }
+    /* room first, so that a failure leaves names, index and materials in step */
+    if (rs_array_reserve(&scene->materials, 1, err) || rs_array_reserve(&scene->material_names, 1, err))
+        return -1;
+    uint32_t position = (uint32_t)scene->materials.count;
+    char* copy = strdup(name);
+    if (!copy)
+        return rs_error_set(err, "out of memory adding material '%s'", name);
+    scene->material_names.data[position] = copy;
+    if (rs_name_index_add(&scene->material_index, scene->material_names.data, position, err)) {
+        free(copy);
+        return -1;
+    }
+    scene->material_names.count++;
+    scene->materials.data[scene->materials.count++] = m;
+    return (int32_t)position;
+}
+
+/* Pushes p with its shading entry. The shading array is created (flat entries for every
+ * primitive so far) only when the first primitive with vertex normals or texture coordinates
+ * arrives, so scenes without any pay nothing. */
+static int push_prim(RsScene* scene, RsPrim p, const RsShading* shading, RsError* err)
+{
+    static const RsShading flat;
+    /* shading.count is 0 or prims.count; room first, so that the two stay in step */
+    int tracked = shading != NULL || scene->shading.count > 0;
+    if (tracked && rs_array_reserve(&scene->shading, scene->prims.count + 1 - scene->shading.count, err))
+        return -1;
+    if (rs_array_push(&scene->prims, p, err))
+        return -1;
+    if (tracked) {
+        while (scene->shading.count < scene->prims.count - 1)
+            scene->shading.data[scene->shading.count++] = flat;
+        scene->shading.data[scene->shading.count++] = shading ? *shading : flat;
+    }
+    return 0;
+}
+
+/* Vertex normals that can shade: finite and not zero; otherwise the triangle is flat. */
+static int usable_normals(const RsVec3* n)
+{
+    for (int k = 0; k < 3; ++k) {
+        float len2 = rs_dot(n[k], n[k]);
+        if (!(len2 > 1e-12f && len2 < 1e30f))
+            return 0;
+    }
+    return 1;
+}
+
+/* Texture coordinates that can be interpolated: finite and within +-1e6 (beyond, float spacing
+ * exceeds a texel of any texture raystream accepts); otherwise the triangle has none. */
+static int usable_uvs(const float* uv)
+{
+    for (int k = 0; k < 6; ++k)
+        if (!(fabsf(uv[k]) <= 1e6f))
+            return 0;
+    return 1;
+}
+
+int rs_scene_add_triangle_shaded(RsScene* scene, RsVec3 v0, RsVec3 v1, RsVec3 v2, const RsVec3* n, const float* uv,
+                                 uint32_t material, RsError* err)
+{
+    RsVec3 e1 = rs_sub(v1, v0), e2 = rs_sub(v2, v0);
+    if (rs_length(rs_cross(e1, e2)) == 0.0f) {
+        scene->skipped_degenerate++; /* no area: never hit, and cannot be sampled as a light */
+        return 0;
+    }
+    RsPrim p;
+    p.a = rs_pack(v0, rs_uint_as_float(material));
+    p.b = rs_pack(e1, 0.0f);
+    p.c = rs_pack(e2, rs_uint_as_float(RS_PRIM_TRIANGLE));
+    uint32_t flags = 0;
+    RsVec3 normal[3] = {rs_vec3_splat(0.0f), rs_vec3_splat(0.0f), rs_vec3_splat(0.0f)};
+    float coords[6] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    if (n && usable_normals(n)) {
+        flags |= RS_SHADING_NORMALS;
+        for (int k = 0; k < 3; ++k)
+            normal[k] = rs_normalize(n[k]);
+    }
+    if (uv && usable_uvs(uv)) {
+        flags |= RS_SHADING_UVS;
+        memcpy(coords, uv, sizeof coords);
+    }
+    if (!flags)
+        return push_prim(scene, p, NULL, err);
+    RsShading s;
+    s.a = rs_pack(normal[0], coords[0]);
+    s.b = rs_pack(normal[1], coords[2]);
+    s.c = rs_pack(normal[2], coords[4]);
+    s.d = rs_float4(coords[1], coords[3], coords[5], rs_uint_as_float(flags));
+    return push_prim(scene, p, &s, err);
+}
+
+int rs_scene_add_triangle(RsScene* scene, RsVec3 v0, RsVec3 v1, RsVec3 v2, uint32_t material, RsError* err)
+{
+    return rs_scene_add_triangle_shaded(scene, v0, v1, v2, NULL, NULL, material, err);
+}
+
+int rs_scene_add_sphere(RsScene* scene, RsVec3 centre, float radius, uint32_t material, RsError* err)
+{
+    RsPrim p;
+    p.a = rs_pack(centre, rs_uint_as_float(material));
+    p.b = rs_float4(radius, 0.0f, 0.0f, 0.0f);
+    p.c = rs_float4(0.0f, 0.0f, 0.0f, rs_uint_as_float(RS_PRIM_SPHERE));
+    return push_prim(scene, p, NULL, err);
+}
+
+int rs_scene_add_point_light(RsScene* scene, RsVec3 position, RsVec3 intensity, RsError* err)
+{
+    RsPointLight l;
+    l.a = rs_pack(position, rs_uint_as_float(RS_POINT_LIGHT_POINT));
+    l.b = rs_pack(intensity, -1.0f);
+    l.c = rs_float4(0.0f, 0.0f, 1.0f, -1.0f);
+    return rs_array_push(&scene->point_lights, l, err);
+}
+
+int rs_scene_add_spot_light(RsScene* scene, RsVec3 position, RsVec3 axis, RsVec3 intensity, float cone_degrees,
+                            float delta_degrees, RsError* err)
+{
+    RsPointLight l;
+    float to_radians = RS_PI / 180.0f;
+    l.a = rs_pack(position, rs_uint_as_float(RS_POINT_LIGHT_SPOT));
+    l.b = rs_pack(intensity, cosf(cone_degrees * to_radians));
+    l.c = rs_pack(rs_normalize(axis), cosf((cone_degrees - delta_degrees) * to_radians));
+    return rs_array_push(&scene->point_lights, l, err);
+}
+
+/* Power of a point or spot light (pbrt-v4's Phi): 4 pi I, or 2 pi I times the cone's share
+ * of the sphere with the falloff band counted half. */
+static double point_light_power(const RsPointLight* l)
+{
+    double intensity = rs_luminance(rs_xyz(l->b));
+    if (rs_float_as_uint(l->a.w) == RS_POINT_LIGHT_SPOT)
+        return 2.0 * RS_PI * intensity * (1.0 - 0.5 * ((double)l->c.w + (double)l->b.w));
+    return 4.0 * RS_PI * intensity;
+}
+
+static float prim_area(const RsPrim* p)
+{
+    if (rs_prim_type(p) == RS_PRIM_SPHERE)
+        return 4.0f * RS_PI * p->b.x * p->b.x;
+    return 0.5f * rs_length(rs_cross(rs_xyz(p->b), rs_xyz(p->c)));
+}
+
+static float env_mean_luminance(const RsEnvironment* env, const RsEnvMap* map)
+{
+    float zenith = rs_luminance(rs_xyz(env->zenith));
+    if (rs_float_as_uint(env->zenith.w) == RS_ENV_CONSTANT)
+        return zenith;
+    if (rs_float_as_uint(env->zenith.w) == RS_ENV_MAP)
+        return zenith * (float)rs_env_map_mean_luminance(map);
+    return (zenith + rs_luminance(rs_xyz(env->horizon)) + rs_luminance(rs_xyz(env->ground))) / 3.0f;
+}
+
+/* Luminance of a material's emission, averaged over its emission texture if it has one. */
+static float emitted_luminance(const RsScene* scene, const RsMaterial* m)
+{
+    RsVec3 e = rs_material_emission(m);
+    uint32_t texture = rs_material_emission_texture(m);
+    if (texture != RS_NO_TEXTURE)
+        e = rs_mul(e, rs_texture_mean(&scene->textures, texture));
+    return rs_luminance(e);
+}
+
+static int build_lights(RsScene* scene, float scene_radius, RsError* err)
+{
+    uint32_t count = 0;
+    float env_lum = env_mean_luminance(&scene->env, &scene->env_map);
+    for (size_t i = 0; i < scene->prims.count; ++i)
+        count += emitted_luminance(scene, &scene->materials.data[rs_prim_material(&scene->prims.data[i])]) > 0.0f;
+    count += env_lum > 0.0f;
+    for (size_t i = 0; i < scene->point_lights.count; ++i)
+        count += point_light_power(&scene->point_lights.data[i]) > 0.0;
+    scene->light_count = count;
+    scene->env_select_pdf = 0.0f;
+    if (count == 0)
+        return 0;
+    scene->lights = rs_alloc_aligned(count, sizeof(RsFloat4), 16);
+    double* power = malloc(count * sizeof *power);
+    if (!scene->lights || !power) {
+        free(power);
+        return rs_error_set(err, "out of memory building the light table (%u lights)", count);
+    }
+    double total = 0.0;
+    uint32_t k = 0;
+    for (size_t i = 0; i < scene->prims.count; ++i) {
+        const RsMaterial* m = &scene->materials.data[rs_prim_material(&scene->prims.data[i])];
+        float lum = emitted_luminance(scene, m);
+        if (!(lum > 0.0f))
+            continue;
+        float area = prim_area(&scene->prims.data[i]);
+        power[k] = RS_PI * area * lum * (rs_material_two_sided(m) ? 2.0 : 1.0);
+        scene->lights[k] = rs_float4(rs_uint_as_float((uint32_t)i), 0.0f, 0.0f, area);
+        total += power[k++];
+    }
+    for (size_t i = 0; i < scene->point_lights.count; ++i) {
+        double phi = point_light_power(&scene->point_lights.data[i]);
+        if (!(phi > 0.0))
+            continue;
+        power[k] = phi;
+        scene->lights[k] = rs_float4(rs_uint_as_float(RS_LIGHT_POINT_BIT | (uint32_t)i), 0.0f, 0.0f, 0.0f);
+        total += power[k++];
+    }
+    if (env_lum > 0.0f) {
+        double r = scene_radius > 0.0f ? scene_radius : 1.0;
+        power[k] = 4.0 * RS_PI * RS_PI * r * r * env_lum;
+        scene->lights[k] = rs_float4(rs_uint_as_float(RS_LIGHT_ENVIRONMENT), 0.0f, 0.0f, 0.0f);
+        total += power[k++];
+    }
+    double cumulative = 0.0;
+    for (uint32_t i = 0; i < count; ++i) {
+        double pdf = power[i] / total;
+        cumulative += pdf;
+        scene->lights[i].y = i + 1 == count ? 1.0f : (float)cumulative;
+        scene->lights[i].z = (float)pdf;
+        uint32_t prim = rs_float_as_uint(scene->lights[i].x);
+        if (prim == RS_LIGHT_ENVIRONMENT)
+            scene->env_select_pdf = (float)pdf;
+        else if (!(prim & RS_LIGHT_POINT_BIT))
+            scene->prims.data[prim].b.w = (float)pdf / scene->lights[i].w;
+    }
+    free(power);
+    return 0;
+}
+
+int rs_scene_build(RsScene* scene, RsError* err)
+{
+    const char* file = scene->file ? scene->file : "scene";
+    if (scene->prims.count == 0)
+        return rs_error_set(err, "%s: the scene has no shapes with any area", file);
+    if (scene->prims.count > 0x7fffffffu)
+        return rs_error_set(err, "%s: too many primitives (%zu)", file, scene->prims.count);
+    rs_accel_free(&scene->accel);
+    if (rs_accel_build(scene->prims.data, (uint32_t)scene->prims.count, &scene->accel_options, &scene->accel, err))
+        return -1;
+    RsVec3 lo = rs_vec3_splat(INFINITY), hi = rs_vec3_splat(-INFINITY);
+    for (size_t i = 0; i < scene->prims.count; ++i) {
+        RsVec3 plo, phi;
+        rs_prim_bounds(&scene->prims.data[i], &plo, &phi);
+        lo = rs_vmin(lo, plo);
+        hi = rs_vmax(hi, phi);
+    }
+    scene->bounds_lo = lo;
+    scene->bounds_hi = hi;
+    free(scene->lights);
+    scene->lights = NULL;
+    if (rs_float_as_uint(scene->env.zenith.w) == RS_ENV_MAP) {
+        if (scene->env_map.width == 0)
+            return rs_error_set(err, "%s: internal error: an environment map without an image", file);
+        if (rs_env_map_build_cdf(&scene->env_map, err))
+            return -1;
+    }
+    if (build_lights(scene, 0.5f * rs_length(rs_sub(hi, lo)), err))
+        return -1;
+    scene->has_cutouts = 0;
+    for (size_t i = 0; i < scene->materials.count; ++i)
+        scene->has_cutouts |= rs_float_as_uint(scene->materials.data[i].e.y) != RS_NO_TEXTURE;
+    scene->cutouts.prims = scene->prims.data;
+    scene->cutouts.materials = scene->materials.data;
+    scene->cutouts.shading = scene->shading.count ? scene->shading.data : NULL;
+    scene->cutouts.textures = rs_texture_set_view(&scene->textures);
+    scene->built = 1;
+    return 0;
+}
+
+RsSceneView rs_scene_view(const RsScene* scene)
+{
+    RsSceneView v;
+    memset(&v, 0, sizeof v);
+    v.accel = scene->accel.view;
+    v.prims = scene->prims.data;
+    v.materials = scene->materials.data;
+    v.shading = scene->shading.count ? scene->shading.data : NULL;
+    v.lights = scene->lights;
+    v.point_lights = scene->point_lights.count ? scene->point_lights.data : NULL;
+    v.point_light_count = (uint32_t)scene->point_lights.count;
+    v.textures = rs_texture_set_view(&scene->textures);
+    const RsCutouts* cutouts = scene->has_cutouts ? &scene->cutouts : NULL;
+    v.accel.bvh2.cutouts = v.accel.bvh8.cutouts = v.accel.grid.cutouts = cutouts;
+    v.prim_count = (uint32_t)scene->prims.count;
+    v.material_count = (uint32_t)scene->materials.count;
+    v.light_count = scene->light_count;
+    v.env = scene->env;
+    v.env_map = rs_env_map_view(&scene->env_map);
+    v.env_select_pdf = scene->env_select_pdf;
+    v.bounds_lo = rs_pack(scene->bounds_lo, 0.0f);
+    v.bounds_hi = rs_pack(scene->bounds_hi, 0.0f);
+    return v;
+}
+
+RsCamera rs_camera_make(const RsCameraDesc* desc, uint32_t width, uint32_t height)
+{
+    RsVec3 to_target = rs_sub(desc->look_at, desc->eye);
+    RsVec3 forward = rs_normalize(to_target);
+    RsVec3 right = rs_normalize(rs_cross(forward, desc->up));
+    RsVec3 up = rs_cross(right, forward);
+    float tan_y = tanf(0.5f * desc->fov_degrees * RS_PI / 180.0f);
+    float tan_x = tan_y * (float)width / (float)height;
+    float focus = desc->focus_distance > 0.0f ? desc->focus_distance : rs_length(to_target);
+    RsCamera c;
+    c.eye = rs_pack(desc->eye, desc->aperture_radius);
+    c.right = rs_pack(right, tan_x);
+    c.up = rs_pack(up, tan_y);
+    c.forward = rs_pack(forward, focus);
+    return c;
+}

@@ -1,0 +1,238 @@
+/* texture.c - image textures and their mip chains (see texture.h). Host C11. */
+#define _POSIX_C_SOURCE 200809L
+#include "host/scene/texture.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <stb_image.h>
+
+#include "host/io/safe_file.h"
+
+float rs_srgb_decode(float c)
+{
+    return c <= 0.04045f ? c / 12.92f : powf((c + 0.055f) / 1.055f, 2.4f);
+}
+
+static uint8_t srgb_encode(float linear)
+{
+    float c = linear <= 0.0031308f ? 12.92f * linear : 1.055f * powf(linear, 1.0f / 2.4f) - 0.055f;
+    c = c < 0.0f ? 0.0f : (c > 1.0f ? 1.0f : c);
+    return (uint8_t)(c * 255.0f + 0.5f);
+}
+
+void rs_texture_set_init(RsTextureSet* set)
+{
+    memset(set, 0, sizeof *set);
+    for (int i = 0; i < 256; ++i)
+        set->srgb_to_linear[i] = rs_srgb_decode((float)i / 255.0f);
+}
+
+void rs_texture_set_free(RsTextureSet* set)
+{
+    for (size_t i = 0; i < set->keys.count; ++i)
+        free(set->keys.data[i]);
+    rs_array_free(&set->keys);
+    rs_name_index_free(&set->index);
+    rs_array_free(&set->descriptors);
+    rs_array_free(&set->texels);
+    memset(set, 0, sizeof *set);
+}
+
+static uint32_t level_count(uint32_t w, uint32_t h)
+{
+    uint32_t levels = 1, size = w > h ? w : h;
+    while (size > 1) {
+        size >>= 1;
+        ++levels;
+    }
+    return levels;
+}
+
+/* One channel of texel t as linear light (colour channels of sRGB textures) or as stored. */
+static float channel(const RsTextureSet* set, uint32_t t, int k, int srgb)
+{
+    uint32_t byte = (t >> (8 * k)) & 0xffu;
+    return srgb && k < 3 ? set->srgb_to_linear[byte] : (float)byte / 255.0f;
+}
+
+/* Level `to` (tw x th) from the level before it (fw x fh), both already in place. */
+static void downsample(RsTextureSet* set, size_t from, uint32_t fw, uint32_t fh, size_t to, uint32_t tw,
+                       uint32_t th, int srgb)
+{
+    const uint32_t* src = set->texels.data + from;
+    uint32_t* dst = set->texels.data + to;
+    for (uint32_t y = 0; y < th; ++y)
+        for (uint32_t x = 0; x < tw; ++x) {
+            uint32_t xs[2] = {2 * x < fw ? 2 * x : fw - 1, 2 * x + 1 < fw ? 2 * x + 1 : fw - 1};
+            uint32_t ys[2] = {2 * y < fh ? 2 * y : fh - 1, 2 * y + 1 < fh ? 2 * y + 1 : fh - 1};
+            uint32_t out = 0;
+            for (int k = 0; k < 4; ++k) {
+                float sum = 0.0f;
+                for (int j = 0; j < 2; ++j)
+                    for (int i = 0; i < 2; ++i)
+                        sum += channel(set, src[ys[j] * fw + xs[i]], k, srgb);
+                float mean = 0.25f * sum;
+                uint32_t byte = srgb && k < 3 ? srgb_encode(mean) : (uint32_t)(mean * 255.0f + 0.5f);
+                out |= byte << (8 * k);
+            }
+            dst[y * tw + x] = out;
+        }
+}
+
+static int32_t add_pixels(RsTextureSet* set, char* key, const uint8_t* rgba, uint32_t w, uint32_t h, uint32_t flags,
+                          RsError* err)
+{
+    uint32_t levels = level_count(w, h);
+    uint64_t total = 0;
+    for (uint32_t l = 0, lw = w, lh = h; l < levels; ++l, lw = lw > 1 ? lw >> 1 : 1, lh = lh > 1 ? lh >> 1 : 1)
+        total += (uint64_t)lw * lh;
+    if (set->texels.count + total > 0xffffffffull) {
+        rs_error_set(err, "texture '%s': all textures together exceed 2^32 texels", key + strcspn(key, ":") + 1);
+        free(key);
+        return -1;
+    }
+    if (rs_array_reserve(&set->texels, total, err) || rs_array_reserve(&set->descriptors, 1, err) ||
+        rs_array_reserve(&set->keys, 1, err)) {
+        free(key);
+        return -1;
+    }
+    size_t first = set->texels.count;
+    for (uint64_t i = 0; i < (uint64_t)w * h; ++i)
+        set->texels.data[first + i] = (uint32_t)rgba[4 * i] | (uint32_t)rgba[4 * i + 1] << 8 |
+                                      (uint32_t)rgba[4 * i + 2] << 16 | (uint32_t)rgba[4 * i + 3] << 24;
+    size_t at = first;
+    for (uint32_t l = 1, lw = w, lh = h; l < levels; ++l) {
+        uint32_t nw = lw > 1 ? lw >> 1 : 1, nh = lh > 1 ? lh >> 1 : 1;
+        downsample(set, at, lw, lh, at + (size_t)lw * lh, nw, nh, (flags & RS_TEXTURE_SRGB) != 0);
+        at += (size_t)lw * lh;
+        lw = nw;
+        lh = nh;
+    }
+    set->texels.count = first + total;
+    uint32_t index = (uint32_t)set->descriptors.count;
+    set->descriptors.data[set->descriptors.count++] = rs_uint4((uint32_t)first, w, h, levels | flags << 8);
+    set->keys.data[set->keys.count++] = key;
+    if (rs_name_index_add(&set->index, set->keys.data, index, err))
+        return -1;
+    return (int32_t)index;
+}
+
+static char* make_key(const char* name, uint32_t flags, RsError* err)
+{
+    size_t n = strlen(name) + 16;
+    char* key = malloc(n);
+    if (!key) {
+        rs_error_set(err, "out of memory loading texture '%s'", name);
+        return NULL;
+    }
+    snprintf(key, n, "%u:%s", flags, name);
+    return key;
+}
+
+int32_t rs_texture_add_rgba8(RsTextureSet* set, const char* name, const uint8_t* rgba, uint32_t width,
+                             uint32_t height, uint32_t flags, RsError* err)
+{
+    char* key = make_key(name, flags, err);
+    return key ? add_pixels(set, key, rgba, width, height, flags, err) : -1;
+}
+
+/* A PNG's size from its header, which stb_image will not report for images it refuses to
+ * decode (empty or over 1 GiB); 0 if the bytes are not a PNG. */
+static int png_size(const unsigned char* bytes, size_t size, uint32_t* w, uint32_t* h)
+{
+    static const unsigned char signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    if (size < 24 || memcmp(bytes, signature, 8) != 0 || memcmp(bytes + 12, "IHDR", 4) != 0)
+        return 0;
+    *w = (uint32_t)bytes[16] << 24 | (uint32_t)bytes[17] << 16 | (uint32_t)bytes[18] << 8 | bytes[19];
+    *h = (uint32_t)bytes[20] << 24 | (uint32_t)bytes[21] << 16 | (uint32_t)bytes[22] << 8 | bytes[23];
+    return 1;
+}
+
+int32_t rs_texture_load(RsTextureSet* set, const char* path, uint32_t flags, const char* where, RsError* err)
+{
+    char* key = make_key(path, flags, err);
+    if (!key)
+        return -1;
+    int32_t known = rs_name_index_find(&set->index, set->keys.data, key);
+    if (known >= 0) {
+        free(key);
+        return known;
+    }
+    char why[256];
+    size_t size = 0;
+    unsigned char* bytes = (unsigned char*)rs_file_read_all(path, RS_TEXTURE_MAX_FILE_BYTES, &size, why, sizeof why);
+    int status = -1;
+    int w = 0, h = 0, channels = 0;
+    uint32_t png_w = 0, png_h = 0;
+    unsigned char* pixels = NULL;
+    if (!bytes) {
+        rs_error_set(err, "%s: texture '%s': cannot read: %s", where, path, why);
+    } else if (png_size(bytes, size, &png_w, &png_h) && (png_w == 0 || png_h == 0)) {
+        rs_error_set(err, "%s: texture '%s': the image has no pixels (%ux%u)", where, path, png_w, png_h);
+    } else if (png_w > RS_TEXTURE_MAX_SIZE || png_h > RS_TEXTURE_MAX_SIZE) {
+        rs_error_set(err, "%s: texture '%s': the image is %ux%u, more than %d texels on a side", where, path, png_w,
+                     png_h, RS_TEXTURE_MAX_SIZE);
+    } else if (size > 0x7fffffff || !stbi_info_from_memory(bytes, (int)size, &w, &h, &channels)) {
+        rs_error_set(err, "%s: texture '%s': not an image raystream can read (PNG, JPEG, TGA, BMP, GIF, PSD, PIC, "
+                     "PNM): %s", where, path, size > 0x7fffffff ? "too large" : stbi_failure_reason());
+    } else if (w <= 0 || h <= 0) {
+        rs_error_set(err, "%s: texture '%s': the image has no pixels (%dx%d)", where, path, w, h);
+    } else if (w > RS_TEXTURE_MAX_SIZE || h > RS_TEXTURE_MAX_SIZE) {
+        rs_error_set(err, "%s: texture '%s': the image is %dx%d, more than %d texels on a side", where, path, w, h,
+                     RS_TEXTURE_MAX_SIZE);
+    } else if (stbi_is_hdr_from_memory(bytes, (int)size)) {
+        rs_error_set(err, "%s: texture '%s': an HDR image; colour textures must be 8-bit images", where, path);
+    } else if (!(pixels = stbi_load_from_memory(bytes, (int)size, &w, &h, &channels, 4))) {
+        rs_error_set(err, "%s: texture '%s': the image is corrupt: %s", where, path, stbi_failure_reason());
+    } else {
+        status = 0;
+    }
+    free(bytes);
+    if (status) {
+        free(key);
+        return -1;
+    }
+    if ((flags & RS_TEXTURE_LOAD_MASK) && (channels == 1 || channels == 3))
+        for (size_t i = 0; i < (size_t)w * (size_t)h; ++i)
+            pixels[4 * i + 3] = pixels[4 * i];
+    int32_t index = add_pixels(set, key, pixels, (uint32_t)w, (uint32_t)h, flags & ~RS_TEXTURE_LOAD_MASK, err);
+    stbi_image_free(pixels);
+    if (index < 0 && err->message[0] == '\0')
+        rs_error_set(err, "%s: texture '%s': out of memory", where, path);
+    return index;
+}
+
+RsTextureView rs_texture_set_view(const RsTextureSet* set)
+{
+    RsTextureView v;
+    memset(&v, 0, sizeof v);
+    v.descriptors = set->descriptors.data;
+    v.texels = set->texels.data;
+    v.srgb_to_linear = set->srgb_to_linear;
+    v.count = (uint32_t)set->descriptors.count;
+    v.texel_count = (uint32_t)set->texels.count; /* add_pixels keeps it below 2^32 */
+    return v;
+}
+
+/* The texture's last mip level: one texel, the mean of the whole image. */
+static RsFloat4 texture_mean4(const RsTextureSet* set, uint32_t index)
+{
+    RsTextureView v = rs_texture_set_view(set);
+    RsUint4 d = set->descriptors.data[index];
+    return rs_texture_bilinear(&v, d, rs_texture_levels(d) - 1, 0.5f, 0.5f);
+}
+
+float rs_texture_mean_channel(const RsTextureSet* set, uint32_t index, int channel)
+{
+    RsFloat4 c = texture_mean4(set, index);
+    return channel == 0 ? c.x : channel == 1 ? c.y : channel == 2 ? c.z : c.w;
+}
+
+RsVec3 rs_texture_mean(const RsTextureSet* set, uint32_t index)
+{
+    RsFloat4 c = texture_mean4(set, index);
+    return rs_vec3(c.x, c.y, c.z);
+}

@@ -1,0 +1,105 @@
+/* accel.h - the acceleration-structure seam: which structures exist, and one closest-hit and
+ * one any-hit entry point that stage code calls without knowing which structure it walks.
+ *
+ * Shared header (gcc C11, g++, nvcc). RS_ACCELS is the one table of structures (X-macro, like
+ * ray_state_fields.h): the enum here, and names, help texts and builders in src/host/accel/accel.c,
+ * are generated from it. Adding a structure touches this table, its own accel_<name>.h and its
+ * builder, nothing else.
+ *
+ * The dispatch takes the kind as an argument so that a caller that knows it at compile time
+ * (a CUDA kernel instantiated per structure) gets only that structure's code inlined, with its
+ * own register budget; the CPU passes the scene's kind at run time.
+ */
+#ifndef RS_KERNEL_ACCEL_H
+#define RS_KERNEL_ACCEL_H
+
+#include "kernel/accel/bvh2.h"
+#include "kernel/accel/bvh8.h"
+#include "kernel/accel/grid.h"
+
+/*   X(ENUM, name, help) */
+#define RS_ACCELS(X)                                                                                         \
+    X(BVH2, bvh2, "binary SAH BVH, both child boxes in one 64-byte node, stack traversal (the baseline)")   \
+    X(BVH8, bvh8, "8-wide compressed BVH (Ylitie et al. 2017): 80-byte nodes of quantized child boxes, "    \
+                  "visited in ray-octant order")                                                             \
+    X(GRID, grid, "uniform grid (Purcell, GPU Gems 2 ch. 33): 3D-DDA through cells of primitive lists")
+
+#define RS_ACCEL_ENUM(e, name, help) RS_ACCEL_##e,
+typedef enum RsAccelKind { RS_ACCELS(RS_ACCEL_ENUM) RS_ACCEL_COUNT } RsAccelKind;
+#undef RS_ACCEL_ENUM
+
+/* Or'ed into the `kind` of rs_accel_closest/any: the scene has no alpha cut-outs. Kernels built
+ * with it as a compile-time constant lose the cut-out test altogether (its code cost bvh8 4-6%
+ * even where it never ran); with a run-time kind it only skips the test. */
+#define RS_ACCEL_NO_CUTOUTS 0x100u
+#define RS_ACCEL_KIND_MASK 0xffu
+
+/* The structure a scene was built with; only the member of `kind` is filled. */
+typedef struct RsAccelView {
+    uint32_t kind; /* RsAccelKind */
+    uint32_t pad_[3];
+    RsBvh2View bvh2;
+    RsBvh8View bvh8;
+    RsGridView grid;
+} RsAccelView;
+
+/* Nearest hit with 0 < t < tmax, never `skip` (trace_hit.h). `stack`: bvh8's traversal stack,
+ * RS_BVH8_STACK entries (ignored by the others). */
+RS_FN int rs_accel_closest(uint32_t kind, const RsAccelView* a, RsVec3 o, RsVec3 d, float tmax, uint32_t skip,
+                           RsHit* hit, RsTraceStack stack)
+{
+    int cut = !(kind & RS_ACCEL_NO_CUTOUTS);
+    switch (kind & RS_ACCEL_KIND_MASK) {
+    case RS_ACCEL_BVH8: {
+        RsBvh8View v = a->bvh8;
+        v.cutouts = cut ? v.cutouts : 0;
+        return rs_bvh8_closest(&v, o, d, tmax, skip, hit, stack);
+    }
+    case RS_ACCEL_GRID: {
+        RsGridView v = a->grid;
+        v.cutouts = cut ? v.cutouts : 0;
+        return rs_grid_closest(&v, o, d, tmax, skip, hit);
+    }
+    default: {
+        RsBvh2View v = a->bvh2;
+        v.cutouts = cut ? v.cutouts : 0;
+        return rs_bvh2_closest(&v, o, d, tmax, skip, hit);
+    }
+    }
+}
+
+/* Is anything but `skip` hit with 0 < t < tmax? Stops at the first hit found. */
+RS_FN int rs_accel_any(uint32_t kind, const RsAccelView* a, RsVec3 o, RsVec3 d, float tmax, uint32_t skip,
+                       RsTraceStack stack)
+{
+    int cut = !(kind & RS_ACCEL_NO_CUTOUTS);
+    switch (kind & RS_ACCEL_KIND_MASK) {
+    case RS_ACCEL_BVH8: {
+        RsBvh8View v = a->bvh8;
+        v.cutouts = cut ? v.cutouts : 0;
+        return rs_bvh8_any(&v, o, d, tmax, skip, stack);
+    }
+    case RS_ACCEL_GRID: {
+        RsGridView v = a->grid;
+        v.cutouts = cut ? v.cutouts : 0;
+        return rs_grid_any(&v, o, d, tmax, skip);
+    }
+    default: {
+        RsBvh2View v = a->bvh2;
+        v.cutouts = cut ? v.cutouts : 0;
+        return rs_bvh2_any(&v, o, d, tmax, skip);
+    }
+    }
+}
+
+/* Whether a scene's structure has cut-outs to test (the CUDA backend picks kernels by it). */
+RS_FN int rs_accel_has_cutouts(const RsAccelView* a)
+{
+    switch (a->kind) {
+    case RS_ACCEL_BVH8: return a->bvh8.cutouts != 0;
+    case RS_ACCEL_GRID: return a->grid.cutouts != 0;
+    default: return a->bvh2.cutouts != 0;
+    }
+}
+
+#endif /* RS_KERNEL_ACCEL_H */

@@ -1,0 +1,278 @@
+/* kernel/accel/bvh8.h - the 8-wide compressed BVH: node layout, closest-hit and any-hit traversal.
+ *
+ * Shared header (gcc C11, g++, nvcc). After Ylitie, Karras and Laine, "Efficient Incoherent
+ * Ray Traversal on GPUs Through Compressed Wide BVHs" (HPG 2017). The builder
+ * (src/host/accel/bvh8_build.c) collapses a binary SAH tree into nodes of up to eight children
+ * by their SAH-optimal dynamic program, stores each child's box in 8-bit coordinates relative
+ * to the node, and puts children in slots by direction so that the ray's octant alone gives a
+ * near-to-far visiting order.
+ *
+ * RsBvh8Node, 80 bytes, five 16-byte blocks (byte offsets, little-endian words):
+ *   offset  0  p.xyz        float x3  origin of the node's quantization grid (its box's low corner)
+ *   offset 12  e.xyz        uint8 x3  grid step per axis is 2^(e - 127): e is a float's exponent
+ *   offset 15  imask        uint8     bit s set: slot s holds an interior child
+ *   offset 16  child_base   uint32    node index of the first interior child; the interior
+ *                                     children follow each other in slot order
+ *   offset 20  prim_base    uint32    trace primitive index of the node's first leaf primitive
+ *   offset 24  meta[8]      uint8     per slot: 0 empty; interior 0b001_11sss (0x38 + s, i.e.
+ *                                     count 1 at bit 24 + s); leaf: its primitive count in unary
+ *                                     in the top 3 bits (001, 011, 111) and the offset of its
+ *                                     first primitive from prim_base (0..21) in the low 5 bits
+ *   offset 32  qlo_x[8]     uint8     child box low corner = p + qlo * step (rounded down, then
+ *                                     one step more: see rs_bvh8_plane)
+ *   offset 40  qlo_y[8], offset 48 qlo_z[8]
+ *   offset 56  qhi_x[8]     uint8     high corner = p + qhi * step (rounded up, and one more)
+ *   offset 64  qhi_y[8], offset 72 qhi_z[8]
+ * So (meta >> 5) << (meta & 31) is a child's bits in a 32-bit hit mask: leaf primitives at
+ * bits 0..23, interior children at bits 24..31.
+ *
+ * Ordering: slot s faces the direction whose axis k is negative where bit k of s is set; the
+ * builder puts in slot s the child lying farthest that way. For a ray whose octant (bit k set:
+ * d_k < 0) is o, slot o holds the child farthest along the ray and slot o ^ 7 the nearest, so an
+ * interior child's hit bit goes to 24 + (s ^ o) and taking the highest set bit first visits
+ * children near to far, with no sorting.
+ *
+ * Traversal keeps a node group (child_base, the interior hits not yet visited, imask) and a
+ * primitive group (prim_base, leaf primitive hits) in registers. Visiting takes the nearest
+ * interior child out of the node group, pushes what is left, and replaces both groups by the
+ * child's. The stack holds only node groups, one per level at most, so it needs no more than
+ * the tree's depth of entries: the builder refuses trees deeper than RS_BVH8_STACK. Where the
+ * stack lives is the caller's choice (RsTraceStack): a local array on the CPU, the block's
+ * shared memory on the GPU, so no local memory is touched in the loop.
+ */
+#ifndef RS_KERNEL_ACCEL_BVH8_H
+#define RS_KERNEL_ACCEL_BVH8_H
+
+#include "kernel/accel/trace_hit.h"
+
+#define RS_BVH8_STACK 24
+
+typedef struct RsBvh8Node {
+    RsUint4 b0; /* p.x bits | p.y bits | p.z bits | e.x, e.y, e.z, imask (bytes 0..3) */
+    RsUint4 b1; /* child_base | prim_base | meta[0..3] | meta[4..7] */
+    RsUint4 b2; /* qlo_x[0..3] | qlo_x[4..7] | qlo_y[0..3] | qlo_y[4..7] */
+    RsUint4 b3; /* qlo_z[0..3] | qlo_z[4..7] | qhi_x[0..3] | qhi_x[4..7] */
+    RsUint4 b4; /* qhi_y[0..3] | qhi_y[4..7] | qhi_z[0..3] | qhi_z[4..7] */
+} RsBvh8Node;
+
+RS_STATIC_ASSERT(sizeof(RsBvh8Node) == 80, "RsBvh8Node is five 16-byte blocks");
+
+typedef struct RsBvh8View {
+    const RsBvh8Node* nodes; /* node 0 is the root */
+    const RsPrim* prims;     /* trace primitives (trace_hit.h) in leaf order */
+    const RsCutouts* cutouts; /* alpha cut-outs, or NULL (cutout.h) */
+    uint32_t node_count, prim_count;
+} RsBvh8View;
+
+/* A traversal stack of 64-bit entries: entry i at base[i * stride]. The GPU passes its slice of
+ * a shared-memory array (stride = threads per block, so a warp's accesses are consecutive). */
+typedef struct RsTraceStack {
+    uint64_t* base;
+    uint32_t stride;
+} RsTraceStack;
+
+RS_FN uint32_t rs_highest_bit(uint32_t x)
+{
+#if RS_DEVICE_CODE
+    return 31u - (uint32_t)__clz(x);
+#else
+    return 31u - (uint32_t)__builtin_clz(x);
+#endif
+}
+
+RS_FN uint32_t rs_lowest_bit(uint32_t x)
+{
+#if RS_DEVICE_CODE
+    return (uint32_t)__ffs(x) - 1u;
+#else
+    return (uint32_t)__builtin_ctz(x);
+#endif
+}
+
+RS_FN uint32_t rs_popcount(uint32_t x)
+{
+#if RS_DEVICE_CODE
+    return (uint32_t)__popc(x);
+#else
+    return (uint32_t)__builtin_popcount(x);
+#endif
+}
+
+/* Per-ray constants of the box tests. */
+typedef struct RsBvh8Ray {
+    RsVec3 o, d, inv_d;
+    uint32_t octant;  /* bit k set: d_k < 0 */
+    uint32_t octant4; /* the octant in every byte */
+    uint32_t near_x, near_y, near_z; /* 1: the near plane is the high one (d < 0) */
+} RsBvh8Ray;
+
+/* The t at which the ray meets the plane q = byte k of w, given the axis' t per grid step `s`
+ * and t at the grid's origin `c` (as rs_bvh8_axis made them): t = q s + c.
+ * On the GPU one byte permute builds the float 2^23 + q exactly, and the 2^23 is folded into c,
+ * so a plane costs the permute and one multiply-add. The fold rounds c to the precision of
+ * 2^23 s, i.e. moves every plane of the node by up to half a grid step; the builder widens each
+ * box by one step on both sides (host/accel/bvh8_build.c), which covers it. */
+RS_FN float rs_bvh8_plane(uint32_t w, uint32_t k, float s, float c)
+{
+#if RS_DEVICE_CODE
+    return __fmaf_rn(__uint_as_float(__byte_perm(0x4b000000u, w, 0x3104u + k)), s, c);
+#else
+    return (float)((w >> (8u * k)) & 0xffu) * s + c;
+#endif
+}
+
+/* Grid step 2^(e - 127) in t: s = step / d, exact (a power of two times 1/d). */
+RS_FN float rs_bvh8_step(uint32_t e, float inv_d) { return rs_uint_as_float(e << 23) * inv_d; }
+
+/* t at the grid origin p: (p - o) / d, less 2^23 s on the GPU (see rs_bvh8_plane). */
+RS_FN float rs_bvh8_origin(float p, float o, float inv_d, float s)
+{
+#if RS_DEVICE_CODE
+    return (p - o) * inv_d - 8388608.0f * s;
+#else
+    (void)s;
+    return (p - o) * inv_d;
+#endif
+}
+
+/* Hit mask of node n's children for the ray, up to distance tmax: leaf primitives at bits
+ * 0..23 (relative to prim_base), interior children at bits 24 + (slot ^ octant). All eight slots
+ * are tested without branches: an empty slot's meta is 0, so it sets no bit whatever its box.
+ * Near and far planes of an axis use the same constants, so a flat box (a wall) has equal entry
+ * and exit on that axis and stays hit. (Testing the node's whole grid first, to skip nodes popped
+ * beyond a nearer hit, was measured and dropped: it culled 3.5 of Sponza's 22 visits per camera
+ * ray and made path tracing 8% slower.) */
+RS_FN uint32_t rs_bvh8_intersect_children(const RsBvh8Node* n, const RsBvh8Ray* r, float tmax)
+{
+    RsUint4 b0 = n->b0, b1 = n->b1, b2 = n->b2, b3 = n->b3, b4 = n->b4;
+    float sx = rs_bvh8_step(b0.w & 0xffu, r->inv_d.x);
+    float sy = rs_bvh8_step((b0.w >> 8) & 0xffu, r->inv_d.y);
+    float sz = rs_bvh8_step((b0.w >> 16) & 0xffu, r->inv_d.z);
+    float cx = rs_bvh8_origin(rs_uint_as_float(b0.x), r->o.x, r->inv_d.x, sx);
+    float cy = rs_bvh8_origin(rs_uint_as_float(b0.y), r->o.y, r->inv_d.y, sy);
+    float cz = rs_bvh8_origin(rs_uint_as_float(b0.z), r->o.z, r->inv_d.z, sz);
+    uint32_t hits = 0;
+    for (uint32_t half = 0; half < 2; ++half) {
+        uint32_t meta4 = half ? b1.w : b1.z;
+        /* per slot of the four: interior (bits 3 and 4 of meta both set, which a leaf's offset
+         * below 24 never has) -> 0xff; its hit bit 24 + slot becomes 24 + (slot ^ octant) */
+        uint32_t inner4 = (((meta4 & (meta4 << 1)) & 0x10101010u) >> 4) * 0xffu;
+        uint32_t index4 = (meta4 ^ (r->octant4 & inner4)) & 0x1f1f1f1fu;
+        uint32_t bits4 = (meta4 >> 5) & 0x07070707u;
+        uint32_t lo_x = half ? b2.y : b2.x, lo_y = half ? b2.w : b2.z, lo_z = half ? b3.y : b3.x;
+        uint32_t hi_x = half ? b3.w : b3.z, hi_y = half ? b4.y : b4.x, hi_z = half ? b4.w : b4.z;
+        uint32_t nx = r->near_x ? hi_x : lo_x, fx = r->near_x ? lo_x : hi_x;
+        uint32_t ny = r->near_y ? hi_y : lo_y, fy = r->near_y ? lo_y : hi_y;
+        uint32_t nz = r->near_z ? hi_z : lo_z, fz = r->near_z ? lo_z : hi_z;
+        for (uint32_t k = 0; k < 4; ++k) {
+            float enter = rs_maxf(rs_maxf(rs_bvh8_plane(nx, k, sx, cx), rs_bvh8_plane(ny, k, sy, cy)),
+                                  rs_maxf(rs_bvh8_plane(nz, k, sz, cz), 0.0f));
+            float exit = rs_minf(rs_minf(rs_bvh8_plane(fx, k, sx, cx), rs_bvh8_plane(fy, k, sy, cy)),
+                                 rs_minf(rs_bvh8_plane(fz, k, sz, cz), tmax));
+            if (enter <= exit)
+                hits |= ((bits4 >> (8u * k)) & 7u) << ((index4 >> (8u * k)) & 31u);
+        }
+    }
+    return hits;
+}
+
+/* A traversal in progress: the while-while loop of Aila & Laine as a state that one step at a
+ * time advances, so that a persistent kernel can swap a finished ray for a new one between
+ * steps (dynamic fetch, Aila, Laine and Karras 2012). The plain traversal just steps until done. */
+typedef struct RsBvh8Walk {
+    RsBvh8Ray ray;
+    RsHit hit;
+    uint32_t skip;
+    uint32_t group_base, group_hits, group_imask; /* the node group: interior hits not yet visited */
+    uint32_t sp;                                  /* stack entries in use */
+    int any;
+} RsBvh8Walk;
+
+RS_FN void rs_bvh8_walk_begin(RsBvh8Walk* w, RsVec3 o, RsVec3 d, float tmax, uint32_t skip, int any)
+{
+    rs_hit_init(&w->hit, tmax);
+    w->ray.o = o;
+    w->ray.d = d;
+    w->ray.inv_d = rs_safe_inverse(d);
+    w->ray.near_x = w->ray.inv_d.x < 0.0f;
+    w->ray.near_y = w->ray.inv_d.y < 0.0f;
+    w->ray.near_z = w->ray.inv_d.z < 0.0f;
+    w->ray.octant = w->ray.near_x | (w->ray.near_y << 1) | (w->ray.near_z << 2);
+    w->ray.octant4 = w->ray.octant * 0x01010101u;
+    w->skip = skip;
+    w->any = any;
+    /* the root is the one interior child, in slot 0, of an imaginary parent */
+    w->group_base = 0;
+    w->group_hits = 1u << (24u + w->ray.octant);
+    w->group_imask = 1u;
+    w->sp = 0;
+}
+
+/* Visits one node (and the leaf primitives it hits), or pops a node group. Returns 1 when the
+ * walk is over: nothing left to visit, or, for an any-hit walk, something was hit. */
+RS_FN int rs_bvh8_walk_step(const RsBvh8View* s, RsBvh8Walk* w, RsTraceStack stack)
+{
+    if (w->group_hits & 0xff000000u) {
+        uint32_t bit = rs_highest_bit(w->group_hits);
+        w->group_hits &= ~(1u << bit);
+        uint32_t slot = (bit - 24u) ^ w->ray.octant;
+        uint32_t node = w->group_base + rs_popcount(w->group_imask & ((1u << slot) - 1u));
+        if (w->group_hits & 0xff000000u) {
+            stack.base[w->sp * stack.stride] = (uint64_t)w->group_base | ((uint64_t)(w->group_hits | w->group_imask) << 32);
+            ++w->sp;
+        }
+        const RsBvh8Node* n = &s->nodes[node];
+        uint32_t hits = rs_bvh8_intersect_children(n, &w->ray, w->hit.t);
+        RsUint4 b1 = n->b1;
+        w->group_base = b1.x;
+        w->group_imask = n->b0.w >> 24;
+        w->group_hits = hits & 0xff000000u;
+        uint32_t prims = hits & 0x00ffffffu;
+        while (prims) {
+            uint32_t k = rs_lowest_bit(prims);
+            prims &= prims - 1u;
+            if (rs_hit_prim(&s->prims[b1.y + k], w->ray.o, w->ray.d, w->skip, s->cutouts, &w->hit) && w->any)
+                return 1;
+        }
+    }
+    if (!(w->group_hits & 0xff000000u)) {
+        if (w->sp == 0)
+            return 1;
+        --w->sp;
+        uint64_t e = stack.base[w->sp * stack.stride];
+        w->group_base = (uint32_t)e;
+        w->group_hits = (uint32_t)(e >> 32) & 0xff000000u;
+        w->group_imask = (uint32_t)(e >> 32) & 0xffu;
+    }
+    return 0;
+}
+
+/* Shared loop; `any` selects shadow-ray semantics (stop at the first hit). */
+RS_FN int rs_bvh8_traverse(const RsBvh8View* s, RsVec3 o, RsVec3 d, float tmax, uint32_t skip, int any,
+                           RsHit* hit, RsTraceStack stack)
+{
+    if (s->node_count == 0) {
+        rs_hit_init(hit, tmax);
+        return 0;
+    }
+    RsBvh8Walk w;
+    rs_bvh8_walk_begin(&w, o, d, tmax, skip, any);
+    while (!rs_bvh8_walk_step(s, &w, stack)) {
+    }
+    *hit = w.hit;
+    return hit->prim != RS_NO_HIT;
+}
+
+RS_FN int rs_bvh8_closest(const RsBvh8View* s, RsVec3 o, RsVec3 d, float tmax, uint32_t skip, RsHit* hit,
+                          RsTraceStack stack)
+{
+    return rs_bvh8_traverse(s, o, d, tmax, skip, 0, hit, stack);
+}
+
+RS_FN int rs_bvh8_any(const RsBvh8View* s, RsVec3 o, RsVec3 d, float tmax, uint32_t skip, RsTraceStack stack)
+{
+    RsHit hit;
+    return rs_bvh8_traverse(s, o, d, tmax, skip, 1, &hit, stack);
+}
+
+#endif /* RS_KERNEL_ACCEL_BVH8_H */

@@ -1,0 +1,212 @@
+/* light.h - emitters: area lights (emissive primitives), point and spot lights, and the
+ * environment.
+ *
+ * Shared header (gcc C11, g++, nvcc). Next-event estimation picks one light by the
+ * cumulative table built on the host (selection probability proportional to emitted power),
+ * then a point uniformly by area on it (pdf 1/area), or for the environment a direction: in
+ * proportion to its image for an environment map (env_map.h), uniformly (pdf 1/(4 pi)) for the
+ * constant colour and the sky gradient. rs_light_pdf_* give the same densities, in solid angle,
+ * for a direction that BSDF sampling found, which is what MIS needs. Point and spot lights are
+ * delta lights: one direction, radiance I / d^2 (times the spot's falloff), found by NEE only,
+ * so their samples are marked `delta` and take no MIS weight.
+ */
+#ifndef RS_KERNEL_LIGHT_H
+#define RS_KERNEL_LIGHT_H
+
+#include "kernel/geometry/surface.h"
+#include "kernel/sampling/warp.h"
+#include "kernel/scene/scene_view.h"
+#include "kernel/texture/coords.h"
+
+typedef struct RsLightSample {
+    RsVec3 dir;           /* unit, from the shading point towards the light */
+    RsVec3 radiance;      /* emitted radiance arriving along -dir */
+    float pdf;            /* solid-angle density, selection included */
+    int at_infinity;      /* the environment: a direction, no point */
+    int delta;            /* a point or spot light: no BSDF sample can find it, so no MIS */
+    RsSurfacePoint point; /* the sampled point on an area light, with its error bound */
+    float point_b1, point_b2; /* its barycentrics on a triangle (rs_light_emission_texture) */
+} RsLightSample;
+
+RS_FN uint32_t rs_env_type(const RsEnvironment* env) { return rs_float_as_uint(env->zenith.w); }
+
+/* A world direction in an environment map's frame, and back: turned about +y. */
+RS_FN RsVec3 rs_env_map_from_world(const RsEnvironment* env, RsVec3 d)
+{
+    float c = env->horizon.x, s = env->horizon.y;
+    return rs_vec3(c * d.x - s * d.z, d.y, s * d.x + c * d.z);
+}
+
+RS_FN RsVec3 rs_env_map_to_world(const RsEnvironment* env, RsVec3 d)
+{
+    float c = env->horizon.x, s = env->horizon.y;
+    return rs_vec3(c * d.x + s * d.z, d.y, -s * d.x + c * d.z);
+}
+
+/* Radiance arriving from the environment along -dir (dir: unit, towards the environment). */
+RS_FN RsVec3 rs_env_radiance(const RsSceneView* s, RsVec3 dir)
+{
+    const RsEnvironment* env = &s->env;
+    RsVec3 zenith = rs_xyz(env->zenith);
+    uint32_t type = rs_env_type(env);
+    if (type == RS_ENV_CONSTANT)
+        return zenith;
+    if (type == RS_ENV_MAP) {
+        float u, v;
+        rs_env_map_uv(rs_env_map_from_world(env, dir), &u, &v);
+        return rs_mul(zenith, rs_env_map_lookup(&s->env_map, u, v));
+    }
+    RsVec3 horizon = rs_xyz(env->horizon), ground = rs_xyz(env->ground);
+    if (dir.y >= 0.0f) {
+        float t = sqrtf(dir.y); /* a sky gradient that whitens quickly towards the horizon */
+        return rs_add(rs_scale(horizon, 1.0f - t), rs_scale(zenith, t));
+    }
+    float t = rs_minf(1.0f, -dir.y * 10.0f); /* a short blend band below the horizon */
+    return rs_add(rs_scale(horizon, 1.0f - t), rs_scale(ground, t));
+}
+
+/* Radiance leaving an emitter of material m towards `towards` (unit), surface normal n. */
+RS_FN RsVec3 rs_emitted(const RsMaterial* m, RsVec3 n, RsVec3 towards)
+{
+    if (!rs_material_two_sided(m) && rs_dot(n, towards) <= 0.0f)
+        return rs_vec3_splat(0.0f);
+    return rs_material_emission(m);
+}
+
+/* Solid-angle density with which NEE would have sampled `light_point` on prim p from
+ * `from`: (P(select)/area) * dist^2 / |cos at the light|. */
+RS_FN float rs_light_pdf_prim(const RsPrim* p, RsVec3 from, RsVec3 light_point, RsVec3 light_normal)
+{
+    RsVec3 to = rs_sub(light_point, from);
+    float dist2 = rs_dot(to, to);
+    float cos_l = fabsf(rs_dot(light_normal, to)) / sqrtf(dist2);
+    return cos_l > 0.0f ? rs_prim_light_factor(p) * dist2 / cos_l : 0.0f;
+}
+
+/* Solid-angle density with which NEE would have sampled direction `dir` of the environment. */
+RS_FN float rs_light_pdf_env(const RsSceneView* s, RsVec3 dir)
+{
+    if (rs_env_type(&s->env) == RS_ENV_MAP)
+        return s->env_select_pdf * rs_env_map_pdf(&s->env_map, rs_env_map_from_world(&s->env, dir));
+    return s->env_select_pdf * RS_INV_4PI;
+}
+
+/* pbrt-v4's spot falloff: 1 inside the inner cone, 0 outside the cone, smoothstep between. */
+RS_FN float rs_spot_falloff(const RsPointLight* l, RsVec3 from_light)
+{
+    float cos_theta = rs_dot(from_light, rs_xyz(l->c));
+    float cos_end = l->b.w, cos_start = l->c.w;
+    if (cos_theta >= cos_start)
+        return 1.0f;
+    if (cos_theta <= cos_end)
+        return 0.0f;
+    float t = (cos_theta - cos_end) / (cos_start - cos_end);
+    return t * t * (3.0f - 2.0f * t);
+}
+
+/* ls->radiance scaled by the light's emission texture at the sampled point, if it has one. At
+ * full resolution: a light sample has no pixel footprint, and the noise averages out. Kept out
+ * of rs_light_sample on purpose: folding it in changed how nvcc contracted that function's
+ * arithmetic into fused multiply-adds in the persistent kernels only, and images stopped being
+ * bit-identical across dead-ray strategies (test_gpu_render caught it). */
+RS_FN void rs_light_emission_texture(const RsSceneView* s, RsLightSample* ls)
+{
+    if (ls->at_infinity || ls->delta)
+        return;
+    const RsPrim* p = &s->prims[ls->point.prim];
+    uint32_t texture = rs_material_emission_texture(&s->materials[rs_prim_material(p)]);
+    if (texture == RS_NO_TEXTURE)
+        return;
+    RsTexturePoint t = rs_texture_point(s, p, ls->point.prim, ls->point_b1, ls->point_b2, ls->point.p);
+    RsFloat4 c = rs_texture_lookup(&s->textures, texture, t.u, t.v, 0.0f);
+    ls->radiance = rs_mul(ls->radiance, rs_vec3(c.x, c.y, c.z));
+}
+
+/* Index of the first light whose cumulative probability exceeds u. */
+RS_FN uint32_t rs_light_pick(const RsSceneView* s, float u)
+{
+    uint32_t lo = 0, hi = s->light_count - 1;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (u < s->lights[mid].y)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+/* Returns 0 if there is no light or the sampled point sends nothing towards `from`. The shadow
+ * ray towards ls->point is made by rs_spawn_ray_to (surface.h), which keeps it off both ends. */
+RS_FN int rs_light_sample(const RsSceneView* s, RsVec3 from, float u_pick, float u1, float u2,
+                          RsLightSample* ls)
+{
+    if (s->light_count == 0)
+        return 0;
+    RsFloat4 light = s->lights[rs_light_pick(s, u_pick)];
+    uint32_t prim_index = rs_float_as_uint(light.x);
+    float select_pdf = light.z;
+    ls->delta = 0;
+    if (prim_index != RS_LIGHT_ENVIRONMENT && (prim_index & RS_LIGHT_POINT_BIT)) {
+        const RsPointLight* l = &s->point_lights[prim_index & ~RS_LIGHT_POINT_BIT];
+        RsVec3 to = rs_sub(rs_xyz(l->a), from);
+        float dist2 = rs_dot(to, to);
+        if (!(dist2 > 0.0f))
+            return 0;
+        ls->at_infinity = 0;
+        ls->delta = 1;
+        ls->dir = rs_scale(to, 1.0f / sqrtf(dist2));
+        float falloff = rs_float_as_uint(l->a.w) == RS_POINT_LIGHT_SPOT ? rs_spot_falloff(l, rs_neg(ls->dir)) : 1.0f;
+        ls->radiance = rs_scale(rs_xyz(l->b), falloff / dist2);
+        ls->pdf = select_pdf;
+        /* an exact point in space: no rounding error to step over, nothing there to skip */
+        ls->point.p = rs_xyz(l->a);
+        ls->point.n = rs_neg(ls->dir);
+        ls->point.error = rs_vec3_splat(0.0f);
+        ls->point.prim = ls->point.skip = RS_NO_HIT;
+        return !rs_is_black(ls->radiance);
+    }
+    if (prim_index == RS_LIGHT_ENVIRONMENT) {
+        ls->at_infinity = 1;
+        /* no point; filled so that no caller can read an undefined one */
+        ls->point.p = ls->point.n = ls->point.error = rs_vec3_splat(0.0f);
+        ls->point.prim = ls->point.skip = RS_NO_HIT;
+        if (rs_env_type(&s->env) == RS_ENV_MAP) {
+            float pdf;
+            ls->dir = rs_env_map_to_world(&s->env, rs_env_map_sample(&s->env_map, u1, u2, &pdf));
+            if (!(pdf > 0.0f))
+                return 0;
+            ls->pdf = select_pdf * pdf;
+        } else {
+            ls->dir = rs_sample_uniform_sphere(u1, u2);
+            ls->pdf = select_pdf * RS_INV_4PI;
+        }
+        ls->radiance = rs_env_radiance(s, ls->dir);
+        return !rs_is_black(ls->radiance);
+    }
+    ls->at_infinity = 0;
+    const RsPrim* p = &s->prims[prim_index];
+    float b1 = 0.0f, b2 = 0.0f;
+    if (rs_prim_type(p) == RS_PRIM_SPHERE) {
+        RsVec3 unit = rs_sample_uniform_sphere(u1, u2);
+        ls->point = rs_surface_on_sphere(p, prim_index, rs_madd(rs_xyz(p->a), unit, p->b.x));
+    } else {
+        rs_sample_triangle(u1, u2, &b1, &b2);
+        ls->point = rs_surface_on_triangle(p, prim_index, b1, b2);
+    }
+    RsVec3 to = rs_sub(ls->point.p, from);
+    float dist2 = rs_dot(to, to);
+    if (!(dist2 > 0.0f))
+        return 0;
+    ls->dir = rs_scale(to, 1.0f / sqrtf(dist2));
+    float cos_l = fabsf(rs_dot(ls->point.n, ls->dir));
+    if (cos_l <= 0.0f)
+        return 0;
+    ls->radiance = rs_emitted(&s->materials[rs_prim_material(p)], ls->point.n, rs_neg(ls->dir));
+    ls->pdf = select_pdf / light.w * dist2 / cos_l;
+    ls->point_b1 = b1;
+    ls->point_b2 = b2;
+    return !rs_is_black(ls->radiance);
+}
+
+#endif /* RS_KERNEL_LIGHT_H */

@@ -1,0 +1,141 @@
+/* scene_data.h - primitives, materials and the environment as per-ray code sees them: flat
+ * arrays of 16-byte blocks (scene_view.h gathers them with the acceleration structure).
+ *
+ * Shared header (gcc C11, g++, nvcc). The host builds these arrays once (src/host/scene/scene.c);
+ * the CPU backend reads them in place and the CUDA backend copies them to the device
+ * unchanged, so both backends see exactly the same bytes.
+ *
+ * Layouts (every block is one RsFloat4; "bits" means a uint32 stored with rs_uint_as_float):
+ *   RsPrim, triangle:  a = v0.xyz | material bits
+ *                      b = e1.xyz | light factor        (e1 = v1 - v0)
+ *                      c = e2.xyz | type bits (0)       (e2 = v2 - v0)
+ *   RsPrim, sphere:    a = centre.xyz | material bits
+ *                      b = (radius, 0, 0) | light factor
+ *                      c = (0, 0, 0) | type bits (1)
+ *     light factor = P(select this light) / area, 0 for a primitive that does not emit: what
+ *     MIS needs to know the light-sampling density of a point that a BSDF ray happened to hit.
+ *   RsMaterial:        a = colour .rgb | type bits (RS_MAT_*, plus RS_MAT_TWO_SIDED)
+ *                      b = emitted radiance .rgb | index of refraction (dielectric, plastic coat)
+ *                      c = conductor eta .rgb | alpha_x          (GGX roughness along the tangent)
+ *                      d = conductor k .rgb   | alpha_y
+ *                      e = x: texture of the colour (albedo, plastic base, tints) bits, or
+ *                          RS_NO_TEXTURE; y: alpha texture (cutout.h) bits or RS_NO_TEXTURE;
+ *                          z: emission texture bits (scales b.rgb) or RS_NO_TEXTURE;
+ *                          w: roughness texture bits (perceptual roughness, channel f.w)
+ *                      f = x: normal map bits (tangent space, normal_map.h) or RS_NO_TEXTURE;
+ *                          y: bump map bits (height, first channel) or RS_NO_TEXTURE;
+ *                          z: bump scale (float); w: the roughness texture's channel (0..3) bits
+ *     with a colour texture, a conductor's texel is its normal-incidence reflectance, turned
+ *     into eta = 1, k = 2 sqrt(r / (1 - r)) per lookup as material.c does for a colour
+ *     the colour is the diffuse albedo (diffuse, the base under a plastic coat), the reflectance
+ *     of a mirror or the transmission tint of a dielectric; a conductor's colour comes from its
+ *     complex index eta + i k (scene.c converts artist colours). Plastic keeps its coat's
+ *     diffuse reflectances from inside and outside in c.x and c.y (kernel/bsdf/plastic.h). alpha = roughness^2; alpha below
+ *     RS_GGX_SMOOTH_ALPHA (microfacet.h) is a perfectly smooth surface.
+ *   RsShading:         a, b, c = the unit vertex normals n0, n1, n2 of a triangle (at v0, v1, v2)
+ *                                | texture coordinate u at that vertex
+ *                      d = texture coordinate v at v0, v1, v2 | flag bits (RS_SHADING_*)
+ *     one per primitive, in the scene's array `shading`, which exists only when some primitive
+ *     brought vertex normals or texture coordinates; without the flag a primitive is shaded with
+ *     its geometric normal, and a triangle without coordinates reads its texture at (0, 0).
+ *     Spheres map (u, v) = (longitude / 2 pi, 1 - colatitude / pi) from +x around +y.
+ *   RsPointLight:      a = position .xyz | type bits (RS_POINT_LIGHT_*)
+ *                      b = radiant intensity .rgb (W/sr) | spot: cos of the cone angle
+ *                      c = spot: unit axis .xyz | cos of the angle where the falloff starts
+ *     lights without a surface (pbrt-v4's PointLight and SpotLight): no ray can hit them, so
+ *     only next-event estimation finds them.
+ *   light entry:       x = prim index bits (RS_LIGHT_ENVIRONMENT for the sky; RS_LIGHT_POINT_BIT
+ *                          | index for point_lights[index])
+ *                      y = cumulative selection probability up to and including this light
+ *                      z = selection probability, w = area (0 for the environment)
+ * Acceleration structures have their own arrays (accel.h); the scene's primitives stay in the
+ * order the scene listed them, which is what hits, lights and shading refer to.
+ */
+#ifndef RS_KERNEL_SCENE_DATA_H
+#define RS_KERNEL_SCENE_DATA_H
+
+#include "kernel/util/vecmath.h"
+
+enum { RS_PRIM_TRIANGLE = 0, RS_PRIM_SPHERE = 1 };
+
+enum {
+    RS_MAT_DIFFUSE = 0,
+    RS_MAT_MIRROR = 1,
+    RS_MAT_DIELECTRIC = 2,
+    RS_MAT_CONDUCTOR = 3,
+    RS_MAT_PLASTIC = 4,
+    RS_MAT_TYPE_MASK = 0xff,
+    /* emission leaves both faces; otherwise only the front (geometric normal) side emits */
+    RS_MAT_TWO_SIDED = 0x100
+};
+
+enum { RS_ENV_CONSTANT = 0, RS_ENV_SKY = 1, RS_ENV_MAP = 2 };
+
+enum { RS_POINT_LIGHT_POINT = 0, RS_POINT_LIGHT_SPOT = 1 };
+
+#define RS_LIGHT_ENVIRONMENT 0xffffffffu
+#define RS_LIGHT_POINT_BIT 0x80000000u /* scenes hold fewer than 2^31 primitives (scene.c) */
+#define RS_NO_HIT 0xffffffffu
+
+typedef struct RsPrim {
+    RsFloat4 a, b, c;
+} RsPrim;
+
+typedef struct RsMaterial {
+    RsFloat4 a, b, c, d, e, f;
+} RsMaterial;
+
+enum { RS_SHADING_NORMALS = 1, RS_SHADING_UVS = 2 };
+
+typedef struct RsShading {
+    RsFloat4 a, b, c, d;
+} RsShading;
+
+typedef struct RsPointLight {
+    RsFloat4 a, b, c;
+} RsPointLight;
+
+RS_STATIC_ASSERT(sizeof(RsPrim) == 48, "RsPrim is three 16-byte blocks");
+RS_STATIC_ASSERT(sizeof(RsPointLight) == 48, "RsPointLight is three 16-byte blocks");
+RS_STATIC_ASSERT(sizeof(RsShading) == 64, "RsShading is four 16-byte blocks");
+RS_STATIC_ASSERT(sizeof(RsMaterial) == 96, "RsMaterial is six 16-byte blocks");
+
+/* RS_ENV_MAP keeps its image in the scene view (RsEnvMapView, env_map.h); here zenith.xyz is
+ * the scale its texels are multiplied by and horizon.xy the cosine and sine of its rotation
+ * about +y (counter-clockwise seen from above). */
+typedef struct RsEnvironment {
+    RsFloat4 zenith;  /* rgb | type bits (RS_ENV_*); the constant colour for RS_ENV_CONSTANT */
+    RsFloat4 horizon; /* rgb | unused */
+    RsFloat4 ground;  /* rgb | unused */
+} RsEnvironment;
+
+/* Texture coordinates of a shading entry with RS_SHADING_UVS at barycentrics (b1, b2). */
+RS_FN void rs_shading_uv(const RsShading* s, float b1, float b2, float* u, float* v)
+{
+    float b0 = 1.0f - b1 - b2;
+    *u = b0 * s->a.w + b1 * s->b.w + b2 * s->c.w;
+    *v = b0 * s->d.x + b1 * s->d.y + b2 * s->d.z;
+}
+
+RS_FN uint32_t rs_prim_type(const RsPrim* p) { return rs_float_as_uint(p->c.w); }
+RS_FN uint32_t rs_prim_material(const RsPrim* p) { return rs_float_as_uint(p->a.w); }
+RS_FN float rs_prim_light_factor(const RsPrim* p) { return p->b.w; }
+
+RS_FN uint32_t rs_material_type(const RsMaterial* m) { return rs_float_as_uint(m->a.w) & RS_MAT_TYPE_MASK; }
+RS_FN int rs_material_two_sided(const RsMaterial* m) { return (rs_float_as_uint(m->a.w) & RS_MAT_TWO_SIDED) != 0; }
+RS_FN RsVec3 rs_material_albedo(const RsMaterial* m) { return rs_xyz(m->a); }
+RS_FN RsVec3 rs_material_emission(const RsMaterial* m) { return rs_xyz(m->b); }
+RS_FN float rs_material_ior(const RsMaterial* m) { return m->b.w; }
+RS_FN RsVec3 rs_material_eta(const RsMaterial* m) { return rs_xyz(m->c); }
+RS_FN RsVec3 rs_material_k(const RsMaterial* m) { return rs_xyz(m->d); }
+RS_FN float rs_material_alpha_x(const RsMaterial* m) { return m->c.w; }
+RS_FN float rs_material_alpha_y(const RsMaterial* m) { return m->d.w; }
+RS_FN uint32_t rs_material_colour_texture(const RsMaterial* m) { return rs_float_as_uint(m->e.x); }
+RS_FN uint32_t rs_material_emission_texture(const RsMaterial* m) { return rs_float_as_uint(m->e.z); }
+RS_FN uint32_t rs_material_roughness_texture(const RsMaterial* m) { return rs_float_as_uint(m->e.w); }
+RS_FN uint32_t rs_material_roughness_channel(const RsMaterial* m) { return rs_float_as_uint(m->f.w) & 3u; }
+RS_FN uint32_t rs_material_normal_map(const RsMaterial* m) { return rs_float_as_uint(m->f.x); }
+RS_FN uint32_t rs_material_bump_map(const RsMaterial* m) { return rs_float_as_uint(m->f.y); }
+RS_FN float rs_material_bump_scale(const RsMaterial* m) { return m->f.z; }
+
+#endif /* RS_KERNEL_SCENE_DATA_H */

@@ -1,0 +1,53 @@
+/* stage_accumulate.h - wavefront stage 5: the wave's path radiance into the film.
+ *
+ * Shared header (gcc C11, g++, nvcc); wrapped by the CPU backend and cuda/stages/kernel_accumulate.cu.
+ * One call per pixel the wave touches, rs_accumulate_count of them: call `lane` starts at the
+ * wave's slot `lane` and adds that pixel's paths (slots lane, lane + span pixels, ...) in increasing
+ * sample order. The sum for a pixel is therefore ((L_0 + L_1) + L_2) + ... whatever the wave
+ * size, the span, the device, the strategy or the thread count: the film is bit-identical across all of them
+ * (DESIGN.md section 3). The work is proportional to the wave, not to the image: a small wave
+ * (--max-memory) touches only its own pixels.
+ */
+#ifndef RS_KERNEL_STAGE_ACCUMULATE_H
+#define RS_KERNEL_STAGE_ACCUMULATE_H
+
+#include "kernel/film/aov.h"
+#include "kernel/film/pixel_order.h"
+#include "kernel/state/kernel_params.h"
+
+/* How many accumulate calls a wave needs: one per pixel it touches. */
+RS_FN uint32_t rs_accumulate_count(const RsKernelParams* kp)
+{
+    return kp->wave_paths < kp->span_pixels ? kp->wave_paths : kp->span_pixels;
+}
+
+RS_FN void rs_stage_accumulate(const RsKernelParams* kp, uint32_t lane)
+{
+    uint32_t span_pixels = kp->span_pixels;
+    uint32_t pixel = rs_pixel_of_index(rs_span_index(kp, kp->wave_first_path + lane), kp->width, kp->height);
+    RsFloat4 sum = kp->film[pixel];
+    for (uint32_t slot = lane; slot < kp->wave_paths; slot += span_pixels) {
+        RsFloat4 l = kp->path_radiance[slot];
+        sum.x += l.x;
+        sum.y += l.y;
+        sum.z += l.z;
+        sum.w += 1.0f;
+    }
+    kp->film[pixel] = sum;
+    if (!kp->path_albedo)
+        return;
+    /* the AOV planes (aov.h), in the same order */
+    uint32_t pixels = rs_pixel_count(kp);
+    RsFloat4* plane = kp->film + pixel;
+    RsFloat4 squares = plane[(size_t)RS_PLANE_SQUARES * pixels], albedo = plane[(size_t)RS_PLANE_ALBEDO * pixels];
+    RsFloat4 normal = plane[(size_t)RS_PLANE_NORMAL * pixels], position = plane[(size_t)RS_PLANE_POSITION * pixels];
+    for (uint32_t slot = lane; slot < kp->wave_paths; slot += span_pixels)
+        rs_aov_accumulate(&squares, &albedo, &normal, &position, kp->path_radiance[slot], kp->path_albedo[slot],
+                          kp->path_normal[slot], kp->path_position[slot]);
+    plane[(size_t)RS_PLANE_SQUARES * pixels] = squares;
+    plane[(size_t)RS_PLANE_ALBEDO * pixels] = albedo;
+    plane[(size_t)RS_PLANE_NORMAL * pixels] = normal;
+    plane[(size_t)RS_PLANE_POSITION * pixels] = position;
+}
+
+#endif /* RS_KERNEL_STAGE_ACCUMULATE_H */

@@ -1,0 +1,31 @@
+/* stage_connect.h - wavefront stage 4: shadow rays of next-event estimation.
+ *
+ * Shared header (gcc C11, g++, nvcc); wrapped by the CPU backend and cuda/stages/kernel_connect.cu.
+ * Any-hit traversal, stopping at the first hit; an unblocked ray adds its contribution to its
+ * path's radiance. One shadow ray per path and bounce, so no two entries of the queue write the
+ * same accumulator. `stack` as in stage_extend.h.
+ */
+#ifndef RS_KERNEL_STAGE_CONNECT_H
+#define RS_KERNEL_STAGE_CONNECT_H
+
+#include "kernel/accel/accel.h"
+#include "kernel/state/kernel_params.h"
+
+RS_FN void rs_stage_connect_with(const RsKernelParams* kp, uint32_t index, uint32_t accel, RsTraceStack stack)
+{
+    RsFloat4 o = kp->shadows.origin[index];
+    RsFloat4 d = kp->shadows.direction[index];
+    if (rs_accel_any(accel, &kp->scene.accel, rs_xyz(o), rs_xyz(d), d.w, rs_float_as_uint(o.w), stack))
+        return;
+    RsFloat4 c = kp->shadows.contribution[index];
+    uint32_t slot = rs_float_as_uint(c.w);
+    RsFloat4 sum = kp->path_radiance[slot];
+    kp->path_radiance[slot] = rs_float4(sum.x + c.x, sum.y + c.y, sum.z + c.z, sum.w);
+}
+
+RS_FN void rs_stage_connect(const RsKernelParams* kp, uint32_t index, RsTraceStack stack)
+{
+    rs_stage_connect_with(kp, index, kp->scene.accel.kind, stack);
+}
+
+#endif /* RS_KERNEL_STAGE_CONNECT_H */

@@ -1,0 +1,44 @@
+/* stage_extend.h - wavefront stage 2: closest hit of every live ray.
+ *
+ * Shared header (gcc C11, g++, nvcc); wrapped by the CPU backend and cuda/stages/kernel_extend.cu.
+ * Reads origin and direction, writes hit. It never ends a path: a ray that escapes is marked
+ * RS_NO_HIT and shade decides what that means. origin.w names the primitive the ray leaves,
+ * which is never reported (surface.h). Which acceleration structure answers is accel.h's
+ * business; `stack` is the traversal stack the caller provides (kernel/accel/bvh8.h).
+ */
+#ifndef RS_KERNEL_STAGE_EXTEND_H
+#define RS_KERNEL_STAGE_EXTEND_H
+
+#include "kernel/accel/accel.h"
+#include "kernel/state/kernel_params.h"
+
+/* `accel`: the scene's RsAccelKind, a compile-time constant in kernels built per structure. */
+RS_FN void rs_stage_extend_with(const RsKernelParams* kp, uint32_t row, uint32_t accel, RsTraceStack stack)
+{
+    RsFloat4 o = kp->rays.origin[row];
+    RsFloat4 d = kp->rays.direction[row];
+    RsHit hit;
+    rs_accel_closest(accel, &kp->scene.accel, rs_xyz(o), rs_xyz(d), d.w, rs_float_as_uint(o.w), &hit, stack);
+    kp->rays.hit[row] = rs_float4(hit.t, hit.u, hit.v, rs_uint_as_float(hit.prim));
+}
+
+/* For a kernel that interleaves many bvh8 traversals (persistent warps with dynamic fetch,
+ * cuda/stages/kernel_extend_fetch.cu): row's ray as a walk to step, and the walk's result stored. */
+RS_FN void rs_stage_extend_walk_begin(const RsKernelParams* kp, uint32_t row, RsBvh8Walk* w)
+{
+    RsFloat4 o = kp->rays.origin[row];
+    RsFloat4 d = kp->rays.direction[row];
+    rs_bvh8_walk_begin(w, rs_xyz(o), rs_xyz(d), d.w, rs_float_as_uint(o.w), 0);
+}
+
+RS_FN void rs_stage_extend_walk_end(const RsKernelParams* kp, uint32_t row, const RsBvh8Walk* w)
+{
+    kp->rays.hit[row] = rs_float4(w->hit.t, w->hit.u, w->hit.v, rs_uint_as_float(w->hit.prim));
+}
+
+RS_FN void rs_stage_extend(const RsKernelParams* kp, uint32_t row, RsTraceStack stack)
+{
+    rs_stage_extend_with(kp, row, kp->scene.accel.kind, stack);
+}
+
+#endif /* RS_KERNEL_STAGE_EXTEND_H */

@@ -1,0 +1,169 @@
+/* stage_shade.h - wavefront stage 3: what happens where a ray landed.
+ *
+ * Shared header (gcc C11, g++, nvcc); wrapped by the CPU backend and cuda/stages/kernel_shade.cu.
+ * For one live ray: add emitted light (escaped rays see the environment), do next-event
+ * estimation by writing one shadow ray, then either sample the BSDF and rewrite the ray as the
+ * next segment or end the path. The return value says, exactly once per ray, whether the path
+ * continues; how a dead ray is dropped is none of this file's business (DESIGN.md section 2).
+ *
+ * Depth (DESIGN.md section 3): path.z counts ray segments traced, the camera ray being 1. A path
+ * has next-event estimation at each of its first max_depth hits, so max_depth = 1 is camera
+ * rays with direct light only and max_depth = d allows d - 1 reflections; light arrives along
+ * paths of up to d + 1 segments, by NEE or by a BSDF-sampled ray that hits an emitter. At a
+ * specular (delta) vertex NEE is impossible, so when the last vertex is a mirror or glass the
+ * path traces one more segment, depth d + 1, for emission only: it adds what it hits and ends.
+ * pbrt-v4 and Mitsuba 3 do the same (they count emission one vertex past the last NEE), which
+ * keeps the documented equivalence exact: raystream max_depth d = pbrt-v4 `maxdepth` d =
+ * Mitsuba 3 `max_depth` d + 1, whatever the materials.
+ *
+ * Hit points and the rays leaving them come from surface.h: p from the primitive (not
+ * origin + t dir), origins pushed past p's rounding error, shadow rays that stop short of the
+ * light, and origin.w naming the triangle a ray leaves so traversal skips it.
+ *
+ * path integrator: NEE and BSDF sampling combined with the power heuristic (Veach 1997). At the
+ * last vertex no continuation ray will be traced, so NEE there takes the full weight instead
+ * of its MIS share; the estimate stays unbiased for the truncated sum. Russian roulette from
+ * depth rr_depth on, survival probability min(0.95, max throughput component).
+ * whitted integrator: NEE at every surface with a non-delta lobe; only delta lobes (mirrors,
+ * smooth metal, glass and coats) continue the path, and every light reached by a specular
+ * chain counts fully. Rough materials therefore show direct light only under whitted.
+ */
+#ifndef RS_KERNEL_STAGE_SHADE_H
+#define RS_KERNEL_STAGE_SHADE_H
+
+#include "kernel/bsdf/bsdf.h"
+#include "kernel/film/aov.h"
+#include "kernel/light/light.h"
+#include "kernel/sampling/rng.h"
+#include "kernel/state/kernel_params.h"
+#include "kernel/texture/normal_map.h"
+#include "kernel/texture/surface_texture.h"
+
+enum {
+    RS_SHADE_TERMINATE = 0,
+    RS_SHADE_CONTINUE = 1, /* the ray was rewritten as the next segment */
+    RS_SHADE_SHADOW = 2    /* *shadow holds a shadow ray to append to the queue */
+};
+
+RS_FN void rs_add_path_radiance(const RsKernelParams* kp, uint32_t slot, RsVec3 l)
+{
+    if (rs_is_black(l))
+        return;
+    RsFloat4 sum = kp->path_radiance[slot];
+    kp->path_radiance[slot] = rs_float4(sum.x + l.x, sum.y + l.y, sum.z + l.z, sum.w);
+}
+
+/* Next-event estimation from surface point sp. Returns 1 and fills *shadow when there is light
+ * to test. */
+RS_FN int rs_shade_next_event(const RsKernelParams* kp, const RsMaterial* mat, const RsSurfacePoint* sp, RsVec3 ns,
+                              RsVec3 wo,
+                              RsVec3 throughput, uint32_t key, uint32_t depth, int use_mis, uint32_t slot,
+                              RsShadowRow* shadow)
+{
+    RsLightSample ls;
+    if (!rs_light_sample(&kp->scene, sp->p, rs_rng(key, depth, RS_DIM_LIGHT_PICK),
+                         rs_rng(key, depth, RS_DIM_LIGHT_U), rs_rng(key, depth, RS_DIM_LIGHT_V), &ls))
+        return 0;
+    rs_light_emission_texture(&kp->scene, &ls);
+    if (rs_is_black(ls.radiance)) /* a black texel of a textured lamp */
+        return 0;
+    float bsdf_pdf;
+    RsVec3 f = rs_bsdf_eval(mat, sp->n, ns, wo, ls.dir, &bsdf_pdf);
+    if (rs_is_black(f))
+        return 0;
+    float weight = use_mis && !ls.delta ? rs_power_heuristic(ls.pdf, bsdf_pdf) : 1.0f;
+    RsVec3 contribution = rs_scale(rs_mul(rs_mul(throughput, f), ls.radiance), weight / ls.pdf);
+    RsSpawnedRay ray;
+    if (ls.at_infinity) {
+        ray.o = rs_spawn_origin(sp, ls.dir);
+        ray.dir = ls.dir;
+        ray.tmax = RS_INFINITY;
+    } else {
+        ray = rs_spawn_ray_to(sp, &ls.point);
+    }
+    shadow->origin = rs_pack(ray.o, rs_uint_as_float(sp->skip));
+    shadow->direction = rs_pack(ray.dir, ray.tmax);
+    shadow->contribution = rs_pack(contribution, rs_uint_as_float(slot));
+    return 1;
+}
+
+RS_FN uint32_t rs_stage_shade(const RsKernelParams* kp, uint32_t row, RsShadowRow* shadow)
+{
+    const RsSceneView* scene = &kp->scene;
+    RsFloat4 origin4 = kp->rays.origin[row];
+    RsFloat4 dir4 = kp->rays.direction[row];
+    RsFloat4 throughput4 = kp->rays.throughput[row];
+    RsFloat4 hit4 = kp->rays.hit[row];
+    RsUint4 path = kp->rays.path[row];
+    uint32_t slot = path.x, depth = path.z & RS_PATH_DEPTH_MASK, key = path.w;
+    RsVec3 dir = rs_xyz(dir4), throughput = rs_xyz(throughput4);
+    float prev_pdf = throughput4.w; /* 0: camera ray or delta lobe, so no MIS for what it hits */
+    int is_path = kp->integrator == RS_INTEGRATOR_PATH;
+
+    uint32_t prim_index = rs_float_as_uint(hit4.w);
+    if (prim_index == RS_NO_HIT) {
+        float weight = 1.0f;
+        if (is_path && prev_pdf > 0.0f)
+            weight = rs_power_heuristic(prev_pdf, rs_light_pdf_env(scene, dir));
+        rs_add_path_radiance(kp, slot, rs_scale(rs_mul(throughput, rs_env_radiance(scene, dir)), weight));
+        return RS_SHADE_TERMINATE;
+    }
+
+    const RsPrim* prim = &scene->prims[prim_index];
+    const RsMaterial* mat = &scene->materials[rs_prim_material(prim)];
+    RsSurfacePoint sp = rs_surface_at_hit(prim, prim_index, rs_xyz(origin4), dir, hit4);
+    RsVec3 ns = rs_shading_normal(scene->shading, prim_index, hit4.y, hit4.z, sp.n);
+    RsVec3 wo = rs_neg(dir);
+    RsMaterial textured;
+    if (rs_material_has_textures(mat)) {
+        RsTextureContext tc = rs_texture_context(kp, prim, prim_index, hit4, &sp, wo);
+        ns = rs_mapped_normal(kp, mat, prim, prim_index, &sp, ns, wo, &tc);
+        mat = rs_textured_material(kp, mat, &tc, &textured);
+    }
+    rs_aov_record(kp, slot, depth, sp.p, ns, wo, mat, throughput);
+
+    RsVec3 emitted = rs_emitted(mat, sp.n, wo);
+    if (!rs_is_black(emitted)) {
+        float weight = 1.0f;
+        if (is_path && prev_pdf > 0.0f)
+            weight = rs_power_heuristic(prev_pdf, rs_light_pdf_prim(prim, rs_xyz(origin4), sp.p, sp.n));
+        rs_add_path_radiance(kp, slot, rs_scale(rs_mul(throughput, emitted), weight));
+    }
+    if (depth > kp->max_depth) /* the emission-only segment after a specular last vertex */
+        return RS_SHADE_TERMINATE;
+
+    int is_last = depth == kp->max_depth;
+    uint32_t result = RS_SHADE_TERMINATE;
+    if (rs_bsdf_has_density(mat) &&
+        rs_shade_next_event(kp, mat, &sp, ns, wo, throughput, key, depth, is_path && !is_last, slot, shadow))
+        result |= RS_SHADE_SHADOW;
+
+    /* Whitted ends where next-event estimation was possible, and so does a path at its last
+     * vertex, whose NEE took the full weight: only a delta (specular) lobe goes on, at the last
+     * vertex for emission only. A material with both kinds (smooth plastic) picks a lobe first. */
+    int delta_only = is_last || !is_path;
+    if (delta_only && !rs_bsdf_has_delta(mat))
+        return result;
+
+    RsBsdfSample bs;
+    if (!rs_bsdf_sample(mat, sp.n, ns, wo, rs_rng(key, depth, RS_DIM_BSDF_U), rs_rng(key, depth, RS_DIM_BSDF_V),
+                        rs_rng(key, depth, RS_DIM_BSDF_LOBE), &bs))
+        return result;
+    if (delta_only && bs.pdf > 0.0f)
+        return result;
+    throughput = rs_mul(throughput, bs.weight);
+    if (is_path && depth >= kp->rr_depth) {
+        float survive = rs_minf(0.95f, rs_max_component(throughput));
+        if (!(rs_rng(key, depth, RS_DIM_ROULETTE) < survive))
+            return result;
+        throughput = rs_scale(throughput, 1.0f / survive);
+    }
+
+    kp->rays.origin[row] = rs_pack(rs_spawn_origin(&sp, bs.wi), rs_uint_as_float(sp.skip));
+    kp->rays.direction[row] = rs_pack(bs.wi, RS_INFINITY);
+    kp->rays.throughput[row] = rs_pack(throughput, bs.pdf);
+    kp->rays.path[row] = rs_uint4(slot, path.y, (path.z & ~RS_PATH_DEPTH_MASK) | (depth + 1), key);
+    return result | RS_SHADE_CONTINUE;
+}
+
+#endif /* RS_KERNEL_STAGE_SHADE_H */

@@ -1,0 +1,81 @@
+/* ray_state.h - RayState and the shadow queue as structures of arrays, generated from the
+ * field lists.
+ *
+ * Shared header (gcc C11, g++, nvcc). A "row" is one ray's entry in every field array. Stage
+ * code reads and writes single fields (s->hit[row]) so that it touches only what it needs;
+ * rs_ray_move copies a whole row, which is what payload compaction does.
+ */
+#ifndef RS_KERNEL_RAY_STATE_H
+#define RS_KERNEL_RAY_STATE_H
+
+#include "kernel/state/ray_state_fields.h"
+#include "kernel/state/shadow_state_fields.h"
+#include "kernel/util/compat.h"
+
+#define RS_FIELD_POINTER(type, name, lanes) type* name;
+#define RS_FIELD_VALUE(type, name, lanes) type name;
+#define RS_FIELD_SIZE_CHECK(type, name, lanes) \
+    RS_STATIC_ASSERT(sizeof(type) == 16 && RS_ALIGNOF(type) == 16, #name " must be one aligned 128-bit word");
+#define RS_FIELD_BYTES(type, name, lanes) +sizeof(type)
+#define RS_FIELD_COUNT(type, name, lanes) +1
+#define RS_FIELD_NAME(type, name, lanes) #name,
+
+typedef struct RsRayStateSoA {
+    RS_RAY_STATE_FIELDS(RS_FIELD_POINTER)
+} RsRayStateSoA;
+
+typedef struct RsShadowStateSoA {
+    RS_SHADOW_STATE_FIELDS(RS_FIELD_POINTER)
+} RsShadowStateSoA;
+
+/* One ray in registers. */
+typedef struct RsRayRow {
+    RS_RAY_STATE_FIELDS(RS_FIELD_VALUE)
+} RsRayRow;
+
+typedef struct RsShadowRow {
+    RS_SHADOW_STATE_FIELDS(RS_FIELD_VALUE)
+} RsShadowRow;
+
+RS_RAY_STATE_FIELDS(RS_FIELD_SIZE_CHECK)
+RS_SHADOW_STATE_FIELDS(RS_FIELD_SIZE_CHECK)
+
+#define RS_RAY_STATE_BYTES_PER_RAY (0 RS_RAY_STATE_FIELDS(RS_FIELD_BYTES))
+#define RS_SHADOW_STATE_BYTES_PER_RAY (0 RS_SHADOW_STATE_FIELDS(RS_FIELD_BYTES))
+#define RS_RAY_STATE_FIELD_COUNT (0 RS_RAY_STATE_FIELDS(RS_FIELD_COUNT))
+#define RS_SHADOW_STATE_FIELD_COUNT (0 RS_SHADOW_STATE_FIELDS(RS_FIELD_COUNT))
+/* Initialiser for a `const char* names[]` table, for debug dumps. */
+#define RS_RAY_STATE_FIELD_NAMES {RS_RAY_STATE_FIELDS(RS_FIELD_NAME)}
+
+RS_FN void rs_ray_load(const RsRayStateSoA* s, uint32_t row, RsRayRow* r)
+{
+#define RS_LOAD(type, name, lanes) r->name = s->name[row];
+    RS_RAY_STATE_FIELDS(RS_LOAD)
+#undef RS_LOAD
+}
+
+RS_FN void rs_ray_store(const RsRayStateSoA* s, uint32_t row, const RsRayRow* r)
+{
+#define RS_STORE(type, name, lanes) s->name[row] = r->name;
+    RS_RAY_STATE_FIELDS(RS_STORE)
+#undef RS_STORE
+}
+
+RS_FN void rs_ray_move(const RsRayStateSoA* src, uint32_t from, const RsRayStateSoA* dst, uint32_t to)
+{
+#define RS_MOVE(type, name, lanes) dst->name[to] = src->name[from];
+    RS_RAY_STATE_FIELDS(RS_MOVE)
+#undef RS_MOVE
+}
+
+RS_FN void rs_shadow_store(const RsShadowStateSoA* s, uint32_t index, const RsShadowRow* r)
+{
+#define RS_STORE(type, name, lanes) s->name[index] = r->name;
+    RS_SHADOW_STATE_FIELDS(RS_STORE)
+#undef RS_STORE
+}
+
+/* Lanes of path.z: depth in the low 16 bits; the high bits are free for flags. */
+#define RS_PATH_DEPTH_MASK 0xffffu
+
+#endif /* RS_KERNEL_RAY_STATE_H */

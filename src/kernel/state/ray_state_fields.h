@@ -1,0 +1,23 @@
+/* ray_state_fields.h - THE list of RayState fields (X-macro). Nothing else names them.
+ *
+ * Shared header (gcc C11, g++, nvcc). ray_state.h expands this list into the SoA pointer
+ * struct, the register copy, load/store, the row move used by payload compaction and the
+ * debug names; src/host/backend/cpu/backend_cpu.c and cuda/backend/cuda_buffers.cu expand it into allocation.
+ *
+ * Every field is exactly 16 bytes (RsFloat4 / RsUint4) so that one field of one ray is one
+ * 128-bit access and a warp reads 512 contiguous bytes (GPU Gems 2, section 33.3.2; "Real-time
+ * Raytracing part 3"). Scalars ride in the fourth lane:
+ *
+ *   X(type,     name,       lanes)
+ */
+#ifndef RS_KERNEL_RAY_STATE_FIELDS_H
+#define RS_KERNEL_RAY_STATE_FIELDS_H
+
+#define RS_RAY_STATE_FIELDS(X) \
+    X(RsFloat4, origin,     "origin.xyz | primitive it leaves, never hit (bits; RS_NO_HIT: none)") \
+    X(RsFloat4, direction,  "direction.xyz (unit) | tmax") \
+    X(RsFloat4, throughput, "throughput.rgb | pdf of the BSDF sample that made this ray (0: camera ray or delta lobe)") \
+    X(RsUint4,  path,       "slot (stable path id) | pixel | depth (segments traced) | rng key") \
+    X(RsFloat4, hit,        "t | u | v | primitive index bits (RS_NO_HIT: the ray escaped)")
+
+#endif /* RS_KERNEL_RAY_STATE_FIELDS_H */

@@ -1,0 +1,129 @@
+/* test_stage_shade.c - what shade does with each kind of hit (kernel suite). Host C11.
+ * Rows are made by hand, hits come from extend (tested on its own). */
+#include "kernel/stages/stage_extend.h"
+#include "kernel/stages/stage_shade.h"
+#include "stage_fixture.h"
+
+static uint32_t shade(Fixture* f, uint32_t row, RsShadowRow* s)
+{
+    uint64_t stack[RS_BVH8_STACK];
+    rs_stage_extend(&f->kp, row, (RsTraceStack){stack, 1});
+    memset(s, 0, sizeof *s);
+    return rs_stage_shade(&f->kp, row, s);
+}
+
+static void test_escape(Fixture* f)
+{
+    RsShadowRow s;
+    fixture_ray(f, 0, rs_vec3(0, 1, 0), rs_vec3(-1, 0, 0), 1, rs_vec3(1, 0.5f, 0.25f), 0.0f);
+    CHECK(shade(f, 0, &s) == RS_SHADE_TERMINATE, "an escaped ray must end");
+    RsFloat4 r = f->kp.path_radiance[0];
+    CHECK(r.x == 0.25f && r.y == 0.125f && r.z == 0.0625f, "camera ray sees the environment fully: (%g, %g, %g)",
+          r.x, r.y, r.z);
+    /* after a diffuse bounce (pdf > 0) the environment was also NEE's target: MIS weight < 1 */
+    fixture_ray(f, 1, rs_vec3(0, 1, 0), rs_vec3(-1, 0, 0), 2, rs_vec3_splat(1), 0.3f);
+    shade(f, 1, &s);
+    CHECK(f->kp.scene.env_select_pdf > 0.0f, "the environment should be a light");
+    float w = f->kp.path_radiance[1].x / 0.25f;
+    CHECK(w > 0.0f && w < 1.0f, "MIS weight of an escaped BSDF ray = %g", w);
+    CHECK_NEAR(w, rs_power_heuristic(0.3f, f->kp.scene.env_select_pdf * RS_INV_4PI), 1e-6);
+}
+
+static void test_emitter(Fixture* f)
+{
+    RsShadowRow s;
+    fixture_ray(f, 2, rs_vec3(0.1f, 1, 0.1f), rs_vec3(0, 1, 0), 1, rs_vec3_splat(1), 0.0f);
+    uint32_t r = shade(f, 2, &s);
+    CHECK(f->kp.path_radiance[2].x == 4.0f, "light seen from its front: %g", f->kp.path_radiance[2].x);
+    CHECK(r == RS_SHADE_TERMINATE, "a black emitter reflects nothing: result %u", r);
+    fixture_ray(f, 3, rs_vec3(0.1f, 3, 0.1f), rs_vec3(0, -1, 0), 1, rs_vec3_splat(1), 0.0f);
+    shade(f, 3, &s);
+    CHECK(f->kp.path_radiance[3].x == 0.0f, "light seen from its back must be dark: %g", f->kp.path_radiance[3].x);
+}
+
+static void test_diffuse(Fixture* f)
+{
+    int shadows = 0, toward_light = 0;
+    for (uint32_t row = 8; row < 40; ++row) {
+        RsShadowRow s;
+        float x = -0.8f + 0.05f * (float)(row - 8);
+        fixture_ray(f, row, rs_vec3(x, 1, 0.2f), rs_vec3(0.1f, -1, 0.05f), 1, rs_vec3_splat(1), 0.0f);
+        uint32_t r = shade(f, row, &s);
+        CHECK(r & RS_SHADE_CONTINUE, "row %u: a diffuse hit below max depth continues", row);
+        RsFloat4 o = f->kp.rays.origin[row], d = f->kp.rays.direction[row], t = f->kp.rays.throughput[row];
+        CHECK(f->kp.rays.path[row].z == 2u, "row %u: depth not advanced", row);
+        CHECK(o.y > 0.0f && o.y < 1e-4f, "row %u: new origin y = %g (must be just above the floor)", row, o.y);
+        CHECK(d.y > 0.0f && fabsf(d.x * d.x + d.y * d.y + d.z * d.z - 1.0f) < 1e-5f, "row %u: new direction", row);
+        CHECK(t.x == 0.5f && t.y == 0.4f && t.z == 0.3f, "row %u: throughput (%g, %g, %g)", row, t.x, t.y, t.z);
+        CHECK_NEAR(t.w, d.y * RS_INV_PI, 1e-6); /* cosine sampling pdf */
+        if (r & RS_SHADE_SHADOW) {
+            ++shadows;
+            CHECK(rs_float_as_uint(s.contribution.w) == row, "row %u: shadow ray for slot %u", row,
+                  rs_float_as_uint(s.contribution.w));
+            CHECK(s.contribution.x > 0.0f && isfinite(s.contribution.x), "row %u: contribution %g", row,
+                  s.contribution.x);
+            CHECK(s.origin.y > 0.0f && s.direction.y > 0.0f, "row %u: shadow ray must leave the floor upwards", row);
+            toward_light += s.direction.w < 3.0f; /* finite tmax: an area light, not the sky */
+        }
+    }
+    CHECK(shadows > 16, "only %d of 32 diffuse hits produced a shadow ray", shadows);
+    CHECK(toward_light > 0, "no shadow ray went to the area light (it gets ~10%% of NEE samples)");
+
+    /* at the last depth: NEE yes, continuation no, row untouched */
+    RsShadowRow s;
+    fixture_ray(f, 40, rs_vec3(0.3f, 1, 0.2f), rs_vec3(0, -1, 0), 8, rs_vec3_splat(1), 0.0f);
+    RsFloat4 before = f->kp.rays.direction[40];
+    uint32_t r = shade(f, 40, &s);
+    CHECK(!(r & RS_SHADE_CONTINUE), "max depth reached: the path must end");
+    CHECK(memcmp(&before, &f->kp.rays.direction[40], sizeof before) == 0, "an ending path's ray was rewritten");
+    /* whitted ends at the first diffuse surface */
+    f->kp.integrator = RS_INTEGRATOR_WHITTED;
+    fixture_ray(f, 41, rs_vec3(0.3f, 1, 0.2f), rs_vec3(0, -1, 0), 1, rs_vec3_splat(1), 0.0f);
+    CHECK(!(shade(f, 41, &s) & RS_SHADE_CONTINUE), "whitted must end at a diffuse surface");
+    f->kp.integrator = RS_INTEGRATOR_PATH;
+}
+
+static void test_mirror(Fixture* f)
+{
+    RsShadowRow s;
+    fixture_ray(f, 42, rs_vec3(0, 1, 0), rs_vec3(1, 0, 0), 3, rs_vec3_splat(1), 0.2f);
+    uint32_t r = shade(f, 42, &s);
+    CHECK(r == RS_SHADE_CONTINUE, "a mirror continues without NEE: result %u", r);
+    RsFloat4 d = f->kp.rays.direction[42], t = f->kp.rays.throughput[42], o = f->kp.rays.origin[42];
+    CHECK(d.x == -1.0f && fabsf(d.y) < 1e-6f && fabsf(d.z) < 1e-6f, "reflection (%g, %g, %g)", d.x, d.y, d.z);
+    CHECK(fabsf(t.x - 0.9f) < 1e-7f && t.w == 0.0f, "mirror throughput %g pdf %g (pdf must mark a delta lobe)", t.x,
+          t.w);
+    CHECK(o.x < 4.0f && o.x > 3.999f, "origin %g: just outside the sphere at x = 4", o.x);
+}
+
+static void test_roulette(Fixture* f)
+{
+    f->kp.rr_depth = 1;
+    int survived = 0, ended = 0;
+    for (uint32_t row = 43; row < 63; ++row) {
+        RsShadowRow s;
+        fixture_ray(f, row, rs_vec3(0.1f, 1, 0.1f), rs_vec3(0, -1, 0), 2, rs_vec3_splat(0.2f), 0.0f);
+        if (shade(f, row, &s) & RS_SHADE_CONTINUE) {
+            ++survived;
+            /* survival probability q = max(0.2 * albedo) = 0.1; survivors are divided by it */
+            CHECK_NEAR(f->kp.rays.throughput[row].x, 0.2 * 0.5 / 0.1, 1e-5);
+        } else {
+            ++ended;
+        }
+    }
+    CHECK(survived > 0 && ended > survived, "roulette at q = 0.1: %d survived, %d ended", survived, ended);
+    f->kp.rr_depth = 100;
+}
+
+int main(void)
+{
+    Fixture f;
+    fixture_init(&f);
+    test_escape(&f);
+    test_emitter(&f);
+    test_diffuse(&f);
+    test_mirror(&f);
+    test_roulette(&f);
+    fixture_free(&f);
+    return rs_test_finish("test_stage_shade");
+}

@@ -1,0 +1,60 @@
+#!/bin/sh
+# image_md5s.sh - the md5 of a fixed set of small renders, one line per render: the table that
+# shows a change kept every image the same to the bit (a refactoring) or says which ones moved.
+#
+#   tools/image_md5s.sh BINARY BACKEND [OUT.tsv]
+#
+# BACKEND is cpu or cuda. Every shipped scene (and the reference suite's rough materials and
+# environment map), with both integrators, is rendered through every acceleration structure
+# with every dead-ray strategy the backend has, plus the payload, sorted-ray and AOV variants,
+# at 64x48 and 4 spp, to .pfm (32-bit float: the exact bits; the AOV run also to .exr). Lines
+# are "scene integrator accel strategy variant md5"; two runs are compared with `diff`. Within
+# one run and backend every strategy of a (scene, integrator, accel) must agree, which the
+# last line checks ("strategies agree" or the rows that differ).
+set -u
+[ $# -ge 2 ] || { echo "usage: tools/image_md5s.sh BINARY cpu|cuda [OUT.tsv]" >&2; exit 2; }
+bin=$1 backend=$2 out=${3:-/dev/stdout}
+root=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+strategies="flags stencil persistent compact-scan compact-block compact-warp"
+[ "$backend" = cuda ] && strategies="$strategies compact-cub"
+scenes="scenes/cornell.json scenes/diffuse.json scenes/mirrors.json scenes/materials.json scenes/reflect-23k.json
+scenes/gltf.json tests/data/reference/rough_materials.json tests/data/reference/env_map.json"
+render() { # scene integrator accel strategy variant extra-options...
+    s=$1 i=$2 a=$3 d=$4 v=$5
+    shift 5
+    f="$tmp/img.pfm"
+    rm -f "$f" "$tmp/img.exr"
+    if ! "$bin" render "$root/$s" -o "$f" --width 64 --height 48 --spp 4 --max-depth 8 --seed 7 --quiet \
+            --backend "$backend" --integrator "$i" --accel "$a" --deadray "$d" "$@" > "$tmp/log" 2>&1; then
+        echo "$s $i $a $d $v FAILED: $(tail -n 1 "$tmp/log")"
+        return
+    fi
+    sum=$(md5sum < "$f" | cut -c1-32)
+    [ -f "$tmp/img.exr" ] && sum="$sum+exr:$(md5sum < "$tmp/img.exr" | cut -c1-32)"
+    echo "$(basename "$s" .json) $i $a $d $v $sum"
+}
+{
+    for s in $scenes; do
+        for i in path whitted; do
+            for a in bvh2 bvh8 grid; do
+                for d in $strategies; do
+                    render "$s" "$i" "$a" "$d" plain
+                done
+            done
+        done
+        render "$s" path bvh2 compact-scan payload --payload
+        render "$s" path bvh8 compact-block sorted --sort-rays
+        render "$s" path bvh2 stencil sbvh --sbvh
+        render "$s" path bvh2 stencil aov --aov all -o "$tmp/img.exr"
+        render "$s" path bvh2 flags waves --max-memory 64K
+    done
+} > "$tmp/table"
+# every strategy of one (scene, integrator, accel) must give the same plain image
+bad=$(awk '$5 == "plain" { k = $1 " " $2 " " $3; if (k in first && first[k] != $6) print; else first[k] = $6 }' "$tmp/table")
+{
+    cat "$tmp/table"
+    if [ -z "$bad" ]; then echo "# strategies agree"; else echo "# strategies differ:"; echo "$bad"; fi
+} > "$out"
+[ -z "$bad" ]
