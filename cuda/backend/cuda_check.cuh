@@ -1,6 +1,6 @@
 /* cuda_check.cuh - checking every CUDA call and launch, with the context a user needs to
  * understand the failure: the call, file:line, and the wavefront stage, depth and sample the
- * backend was working on (DESIGN.md section 6).
+ * backend was working on (docs/architecture.md, section 9).
  *
  * Device-only header (nvcc). Host glue calls RS_CUDA(ctx, call) and returns -1 on failure;
  * the message lands in ctx->err (sticky: the first failure wins).

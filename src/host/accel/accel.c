@@ -1,12 +1,11 @@
 /* accel.c - the acceleration-structure table on the host: names, parsing, and the timed build
  * dispatch (see accel_build.h). Host C11. */
-#define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "host/accel/accel_build.h"
 #include "host/util/array.h"
+#include "host/util/clock.h"
 
 #define RS_ACCEL_NAME(e, name, help) #name,
 static const char* const names[RS_ACCEL_COUNT] = {RS_ACCELS(RS_ACCEL_NAME)};
@@ -73,8 +72,7 @@ int rs_accel_build(const RsPrim* prims, uint32_t count, const RsAccelOptions* op
     memset(out, 0, sizeof *out);
     if (opt->kind >= RS_ACCEL_COUNT)
         return rs_error_set(err, "unknown acceleration structure %u", opt->kind);
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0); /* the pool's start is part of the build's cost */
+    double t0 = rs_clock_seconds(); /* the pool's start is part of the build's cost */
     RsAccelOptions o = *opt;
     o.pool = rs_pool_create(opt->threads, err);
     if (!o.pool)
@@ -86,8 +84,7 @@ int rs_accel_build(const RsPrim* prims, uint32_t count, const RsAccelOptions* op
         rs_accel_free(out);
         return -1;
     }
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    out->stats.build_seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    out->stats.build_seconds = rs_clock_seconds() - t0;
     return 0;
 }
 

@@ -1,6 +1,6 @@
-/* host/accel/bvh2_build.c - the binary BVH of src/kernel/accel/bvh2.h. Host C11.
+/* bvh2_build.c - the binary BVH of src/kernel/accel/bvh2.h. Host C11.
  *
- * The binary SAH tree of bvh_binary.c with leaves of up to RS_BVH2_MAX_LEAF primitives (the SAH
+ * The binary SAH tree of bvh_binary.h with leaves of up to RS_BVH2_MAX_LEAF primitives (the SAH
  * decides below that), flattened into two-wide nodes: interior nodes numbered depth-first from
  * the root, each holding both children's boxes; leaves live inside their parent as a range of
  * trace primitives. SAH cost: node visits (cost 1 each) plus primitive tests per ray, over the

@@ -1,7 +1,7 @@
-/* host/accel/bvh8_build.c - the compressed 8-wide BVH of src/kernel/accel/bvh8.h. Host C11.
+/* bvh8_build.c - the compressed 8-wide BVH of src/kernel/accel/bvh8.h. Host C11.
  *
  * Ylitie, Karras and Laine (HPG 2017), section 3:
- * 1. A binary SAH tree split down to single primitives (bvh_binary.c).
+ * 1. A binary SAH tree split down to single primitives (bvh_binary.h).
  * 2. Their dynamic program decides, bottom-up, how to cover each binary subtree n with at most
  *    j slots of a wide node (j = 1..8), at least SAH cost:
  *      one slot:   C(n) = min(leaf: A(n) P(n) C_PRIM if P(n) <= 3,

@@ -1,4 +1,4 @@
-/* host/accel/grid_build.c - the uniform grid of src/kernel/accel/grid.h. Host C11.
+/* grid_build.c - the uniform grid of src/kernel/accel/grid.h. Host C11.
  *
  * Resolution by the usual cube-root rule (Woo; Cleary and Wyvill; GPU Gems 2 ch. 33.3.3): with
  * N primitives in a box of volume V, cells of side (V / (RS_GRID_DENSITY N))^(1/3), so about

@@ -5,10 +5,11 @@
  * shadow queue, path radiance, film) and the dead-ray strategy's state, and runs one stage over
  * the live rays per call. The order of the calls, the wave sizes and the statistics belong to
  * wavefront.c, the one bounce loop; which device traces which part of the image belongs to
- * renderer.c. Apps talk to the renderer, not to this table.
+ * the renderer (renderer.c, renderer_queue.c). Apps talk to the renderer, not to this table.
  * Backends: backend_cpu.c (always built) and cuda/backend/backend_cuda.cu (when CUDA is built); the
  * factory is backend_factory.c. The struct-of-function-pointers shape follows Embree's and
- * Cycles' device interfaces.
+ * Cycles' device interfaces. The tables both backends share are defined one file each, as the
+ * sections below say: deadray.c, image_request.c, backend_config.c, trace_kernel.c.
  */
 #ifndef RS_HOST_BACKEND_H
 #define RS_HOST_BACKEND_H
@@ -65,6 +66,7 @@ typedef struct RsFrameDesc {
     RsCamera camera;
     uint32_t width, height;
     uint32_t seed, max_depth, integrator, rr_depth;
+    uint32_t sampler; /* RS_SAMPLER_* (kernel/sampling/sampler.h) */
 } RsFrameDesc;
 
 /* A wave: paths [first_path, first_path + paths) of a span of the image (kernel_params.h). */
@@ -163,7 +165,8 @@ struct RsBackend {
     uint64_t readback_bytes; /* device-to-host bytes copied so far (counts and film) */
 };
 
-/* Strategy properties, from deadray_table.h. */
+/* ---- deadray.c: strategy properties, from deadray_table.h ---- */
+
 const char* rs_deadray_name(RsDeadRay d);
 int rs_deadray_parse(const char* name, RsDeadRay* out);
 int rs_deadray_is_compaction(RsDeadRay d);
@@ -174,6 +177,11 @@ int rs_deadray_supported(RsDeadRay d, RsBackendKind kind);
 const char* rs_deadray_list(void);
 /* The next strategy after d that `kind` has (wrapping around): the viewer's strategy key. */
 RsDeadRay rs_deadray_next(RsDeadRay d, RsBackendKind kind);
+/* Wave bytes per path the strategy keeps beyond every strategy's (the table's column); 0 for
+ * an unknown one. */
+uint32_t rs_deadray_extra_bytes(RsDeadRay d);
+
+/* ---- image_request.c: the film's layers, and the images made from it ---- */
 
 /* "beauty", "albedo", ... and their channel letters ("RGB", "XYZ", "Z"), from aov.h's table. */
 const char* rs_layer_name(uint32_t layer);
@@ -192,6 +200,8 @@ int rs_image_request_check(const RsBackendConfig* config, const RsImageRequest* 
  * only for the beauty layer). */
 RsImageRequest rs_display_image_request(const RsDisplaySettings* settings);
 
+/* ---- backend_config.c: what a configuration implies ---- */
+
 /* Copies a frame's settings into the kernel parameters (both backends do this in set_frame). */
 void rs_kernel_params_set_frame(RsKernelParams* kp, const RsFrameDesc* frame);
 
@@ -201,6 +211,8 @@ uint64_t rs_wave_bytes_per_path(const RsBackendConfig* config);
 
 /* Checks the combination of options a backend is asked for; 0 or -1 with the reason. */
 int rs_backend_config_check(const RsBackendConfig* config, uint32_t accel, RsError* err);
+
+/* ---- trace_kernel.c: how extend runs its traversals ---- */
 
 const char* rs_trace_kernel_name(RsTraceKernel k);
 /* What RS_TRACE_AUTO means for a structure and ray depth (1 = camera rays): dynamic fetch pays

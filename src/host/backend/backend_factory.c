@@ -1,6 +1,6 @@
 /* backend_factory.c - creates a backend instance of the kind asked for, on the device asked
- * for. Host C11. The one file that knows every backend; backend.c and the backends themselves
- * know none of the others. */
+ * for. Host C11. The one file that knows every backend; the shared tables (deadray.c and the
+ * others backend.h names) and the backends themselves know none of the others. */
 #include "host/backend/backend.h"
 
 RsBackendKind rs_backend_resolve_kind(RsBackendKind kind)

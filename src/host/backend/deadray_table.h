@@ -1,6 +1,6 @@
 /* deadray_table.h - THE list of dead-ray strategies (X-macro). Nothing else enumerates them.
  *
- * Host C11. backend.h expands it into the RsDeadRay enum; backend.c into the names, the help
+ * Host C11. backend.h expands it into the RsDeadRay enum; deadray.c into the names, the help
  * text, the compaction test, the bytes per path and the backends that have each strategy.
  * Adding a strategy is a row here plus its own code in the backends (deadray_cpu.c,
  * cuda/deadray_*.cu*); the options, the viewer's strategy key, bench and the tests take their

@@ -13,6 +13,9 @@
  * fails loses only the piece in flight: the error names the device, and the film still holds
  * every sample completed anywhere.
  *
+ * Its settings are renderer_types.h (included here); renderer.c defines these calls, and
+ * renderer_queue.c runs the device threads and the queue.
+ *
  * Usage:
  *   r = rs_renderer_create(&scene, &config, &err);
  *   rs_renderer_begin(r, &frame, planned_paths, &err);    (clears the film; again on any change)
@@ -26,29 +29,9 @@
 
 #include <signal.h>
 
+#include "host/render/renderer_types.h"
 #include "host/render/wavefront.h"
 #include "host/scene/scene.h"
-
-#define RS_MAX_DEVICES 16
-
-typedef struct RsRendererConfig {
-    RsBackendConfig backend;     /* every device's settings; .device is set per device */
-    int devices[RS_MAX_DEVICES]; /* CUDA device indices (CPU: instances sharing the processors) */
-    int device_count;            /* 0: every device of the backend's kind (all GPUs, or the CPU) */
-    /* Spans per device when several share the image; 0: as few as keep a span's paths within
-     * one wave, at least 4 per device (renderer.c). The viewer, which traces a slice of
-     * the image's paths per frame, asks for 2. */
-    uint32_t spans_per_device;
-    /* Makes each device's backend; NULL: rs_backend_create. Tests wrap a backend here (to make
-     * a device fail on cue, say). */
-    RsBackend* (*create_backend)(const RsBackendConfig* config, RsError* err);
-} RsRendererConfig;
-
-typedef struct RsRenderer RsRenderer;
-
-/* Called on the thread inside rs_renderer_trace between pieces of work (one device) or about
- * ten times a second (several devices): where render reports progress and saves checkpoints. */
-typedef void (*RsRendererTick)(void* ctx);
 
 /* Creates the devices' backends and uploads the scene to each. */
 RsRenderer* rs_renderer_create(const RsScene* scene, const RsRendererConfig* config, RsError* err);

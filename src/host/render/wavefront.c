@@ -4,23 +4,16 @@
  * the stage's time. CUDA launches return at once; that backend records events around its
  * stages instead (when asked to, as the benchmark does) and reports device times.
  */
-#define _POSIX_C_SOURCE 200809L
 #include "host/render/wavefront.h"
 
 #include <string.h>
-#include <time.h>
+
+#include "host/util/clock.h"
 
 static const char* const stage_names[RS_STAGE_COUNT] = {"generate", "sort",      "extend",    "shade",
                                                         "connect",  "drop_dead", "accumulate"};
 
 const char* rs_stage_name(RsStage s) { return s < RS_STAGE_COUNT ? stage_names[s] : "?"; }
-
-static double now_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 RsFrameDesc rs_frame_from_scene(const RsScene* scene, uint32_t width, uint32_t height, uint32_t max_depth,
                                 uint32_t integrator, uint32_t seed)
@@ -34,6 +27,7 @@ RsFrameDesc rs_frame_from_scene(const RsScene* scene, uint32_t width, uint32_t h
     f.max_depth = max_depth;
     f.integrator = integrator;
     f.rr_depth = RS_DEFAULT_RR_DEPTH;
+    f.sampler = scene->render.sampler;
     return f;
 }
 
@@ -75,14 +69,14 @@ static void add_depth(uint64_t* table, uint32_t depth, uint64_t n)
 
 /* Runs one backend call; for a synchronous backend, charges its wall time to `stage` (an
  * asynchronous one reports device times through take_stage_times instead). */
-#define RS_TIMED(stage, call)                                      \
-    do {                                                           \
-        double t0_ = now_seconds();                                \
-        int status_ = (call);                                      \
-        if (!b->ops->take_stage_times)                             \
-            wf->stats.stage_seconds[stage] += now_seconds() - t0_; \
-        if (status_)                                               \
-            return -1;                                             \
+#define RS_TIMED(stage, call)                                           \
+    do {                                                                \
+        double t0_ = rs_clock_seconds();                                \
+        int status_ = (call);                                           \
+        if (!b->ops->take_stage_times)                                  \
+            wf->stats.stage_seconds[stage] += rs_clock_seconds() - t0_; \
+        if (status_)                                                    \
+            return -1;                                                  \
     } while (0)
 
 static int trace_wave(RsWavefront* wf, const RsWaveRange* wave, RsError* err)

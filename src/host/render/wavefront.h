@@ -1,5 +1,5 @@
 /* wavefront.h - the bounce loop: the one place that decides stage order, wave sizes and what
- * is counted (DESIGN.md section 3).
+ * is counted (docs/architecture.md, section 4).
  *
  * Host C11. Per wave: generate; then for each depth extend -> shade -> connect -> drop dead
  * rays, until no ray is alive or max_depth is reached; then accumulate into the film.

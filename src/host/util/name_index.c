@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host/util/file_hash.h"
+#include "host/util/hash64.h"
 
 /* FNV-1a, then a 64-bit finalizer (MurmurHash3's fmix64): FNV's low bits alone cluster for
  * names that differ in a digit or two ("m1", "m2", ...), and the slot comes from the low bits. */

@@ -3,7 +3,7 @@
  * Host C11. Each stage call is one fork-join step over the thread pool, running the same
  * stage functions from src/kernel/ that the CUDA kernels wrap. Which rows a stage visits, and
  * how a kill is recorded, follows the dead-ray strategy exactly as the GPU version would
- * (deadray_cpu.c has the compactions):
+ * (deadray_cpu.c has the compactions; film_cpu.c the film and the images made from it):
  *   flags       every row of the wave, skipped when its alive flag is 0; shade writes the flag;
  *   stencil     32-row batches; a zero stencil word skips the whole batch, otherwise only its
  *               set bits run; shade collects the continue bits and writes the word once
@@ -18,18 +18,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host/backend/cpu/backend_cpu_internal.h"
-#include "host/backend/cpu/display_cpu.h"
+#include "host/backend/cpu/cpu_backend.h"
+#include "host/backend/cpu/deadray_cpu.h"
+#include "host/backend/cpu/film_cpu.h"
 #include "host/util/array.h"
-#include "kernel/film/pixel_order.h"
 #include "kernel/stages/ray_sort.h"
 #include "kernel/stages/stage_accumulate.h"
 #include "kernel/stages/stage_connect.h"
 #include "kernel/stages/stage_extend.h"
 #include "kernel/stages/stage_generate.h"
 #include "kernel/stages/stage_shade.h"
-
-static RsCpuBackend* cpu(RsBackend* b) { return (RsCpuBackend*)b; }
 
 /* ---- buffers ---- */
 
@@ -271,7 +269,7 @@ static void accumulate_one(RsCpuBackend* b, uint32_t lane) { rs_stage_accumulate
 
 static void cpu_destroy(RsBackend* base)
 {
-    RsCpuBackend* b = cpu(base);
+    RsCpuBackend* b = rs_cpu_of(base);
     free_wave(b);
     free(b->film);
     free(b->image);
@@ -285,13 +283,13 @@ static int cpu_set_scene(RsBackend* base, const RsSceneView* scene, RsError* err
 {
     if (rs_backend_config_check(&base->config, scene->accel.kind, err))
         return -1;
-    cpu(base)->kp.scene = *scene; /* the host arrays are used in place */
+    rs_cpu_of(base)->kp.scene = *scene; /* the host arrays are used in place */
     return 0;
 }
 
 static int cpu_set_frame(RsBackend* base, const RsFrameDesc* f, uint32_t wave_capacity, RsError* err)
 {
-    RsCpuBackend* b = cpu(base);
+    RsCpuBackend* b = rs_cpu_of(base);
     uint32_t pixels = f->width * f->height;
     if (wave_capacity == 0)
         return rs_error_set(err, "internal error: wave capacity 0");
@@ -319,7 +317,7 @@ static int cpu_set_frame(RsBackend* base, const RsFrameDesc* f, uint32_t wave_ca
 
 static int cpu_generate(RsBackend* base, const RsWaveRange* wave, RsError* err)
 {
-    RsCpuBackend* b = cpu(base);
+    RsCpuBackend* b = rs_cpu_of(base);
     uint32_t paths = wave->paths;
     if (paths > b->capacity)
         return rs_error_set(err, "internal error: wave of %u paths exceeds capacity %u", paths, b->capacity);
@@ -350,7 +348,7 @@ static int compare_items(const void* a, const void* b)
  * side, never what any ray computes. */
 static int cpu_sort(RsBackend* base, RsError* err)
 {
-    RsCpuBackend* b = cpu(base);
+    RsCpuBackend* b = rs_cpu_of(base);
     if (!rs_deadray_is_compaction(base->config.deadray) || b->live == 0)
         return 0;
     SortItem* items = malloc((size_t)b->live * sizeof *items);
@@ -375,14 +373,14 @@ static int cpu_sort(RsBackend* base, RsError* err)
 static int cpu_extend(RsBackend* base, RsError* err)
 {
     (void)err;
-    run_live(cpu(base), LIVE_EXTEND);
+    run_live(rs_cpu_of(base), LIVE_EXTEND);
     return 0;
 }
 
 static int cpu_shade(RsBackend* base, RsError* err)
 {
     (void)err;
-    RsCpuBackend* b = cpu(base);
+    RsCpuBackend* b = rs_cpu_of(base);
     atomic_store(&b->shadow_count, 0);
     run_live(b, LIVE_SHADE);
     return 0;
@@ -391,7 +389,7 @@ static int cpu_shade(RsBackend* base, RsError* err)
 static int cpu_connect(RsBackend* base, RsError* err)
 {
     (void)err;
-    RsCpuBackend* b = cpu(base);
+    RsCpuBackend* b = rs_cpu_of(base);
     run_dense(b, connect_one, atomic_load(&b->shadow_count), RS_CPU_MIN_RAYS_PER_WORKER);
     return 0;
 }
@@ -399,7 +397,7 @@ static int cpu_connect(RsBackend* base, RsError* err)
 static int cpu_drop_dead(RsBackend* base, RsError* err)
 {
     (void)err;
-    RsCpuBackend* b = cpu(base);
+    RsCpuBackend* b = rs_cpu_of(base);
     b->counts.shadow_rays = atomic_load(&b->shadow_count);
     b->counts.live = rs_cpu_deadray_drop(b);
     return 0;
@@ -408,111 +406,15 @@ static int cpu_drop_dead(RsBackend* base, RsError* err)
 static int cpu_read_counts(RsBackend* base, RsBounceCounts* counts, RsError* err)
 {
     (void)err;
-    *counts = cpu(base)->counts; /* drop_dead ran to completion */
+    *counts = rs_cpu_of(base)->counts; /* drop_dead ran to completion */
     return 0;
 }
 
 static int cpu_accumulate(RsBackend* base, RsError* err)
 {
     (void)err;
-    RsCpuBackend* b = cpu(base);
+    RsCpuBackend* b = rs_cpu_of(base);
     run_dense(b, accumulate_one, rs_accumulate_count(&b->kp), RS_CPU_MIN_PIXELS_PER_WORKER);
-    return 0;
-}
-
-static int cpu_read_film(RsBackend* base, RsFloat4* film, RsError* err)
-{
-    (void)err;
-    RsCpuBackend* b = cpu(base);
-    memcpy(film, b->film, rs_film_planes(&base->config) * (size_t)b->film_pixels * sizeof(RsFloat4));
-    return 0;
-}
-
-static int cpu_write_film(RsBackend* base, const RsFloat4* film, RsError* err)
-{
-    (void)err;
-    RsCpuBackend* b = cpu(base);
-    memcpy(b->film, film, rs_film_planes(&base->config) * (size_t)b->film_pixels * sizeof(RsFloat4));
-    return 0;
-}
-
-static int cpu_read_film_span(RsBackend* base, uint32_t first, uint32_t pixels, RsFloat4* values, RsError* err)
-{
-    (void)err;
-    RsCpuBackend* b = cpu(base);
-    for (uint32_t p = 0; p < rs_film_planes(&base->config); ++p)
-        for (uint32_t k = 0; k < pixels; ++k)
-            values[(size_t)p * pixels + k] =
-                b->film[(size_t)p * b->film_pixels + rs_pixel_of_index(first + k, b->kp.width, b->kp.height)];
-    return 0;
-}
-
-static int cpu_write_film_span(RsBackend* base, uint32_t first, uint32_t pixels, const RsFloat4* values,
-                               RsError* err)
-{
-    (void)err;
-    RsCpuBackend* b = cpu(base);
-    for (uint32_t p = 0; p < rs_film_planes(&base->config); ++p)
-        for (uint32_t k = 0; k < pixels; ++k)
-            b->film[(size_t)p * b->film_pixels + rs_pixel_of_index(first + k, b->kp.width, b->kp.height)] =
-                values[(size_t)p * pixels + k];
-    return 0;
-}
-
-typedef struct TonemapTask {
-    const RsFloat4* film;
-    uint32_t pixels;
-    float exposure;
-    uint32_t curve;
-    uint8_t* rgba;
-} TonemapTask;
-
-static void tonemap_task(void* ctx, uint32_t worker, uint32_t workers)
-{
-    TonemapTask* t = ctx;
-    uint64_t begin, end;
-    rs_pool_share(t->pixels, worker, workers, &begin, &end);
-    rs_display_tonemap_cpu(t->film, (uint32_t)begin, (uint32_t)end, t->exposure, t->curve, t->rgba);
-}
-
-static int cpu_make_image(RsBackend* base, const RsImageRequest* request, RsError* err)
-{
-    RsCpuBackend* b = cpu(base);
-    if (rs_image_request_check(&base->config, request, err))
-        return -1;
-    if (!b->image && !(b->image = rs_alloc_aligned(b->film_pixels, sizeof(RsFloat4), 64)))
-        return rs_error_set(err, "out of memory for a %ux%u image", b->kp.width, b->kp.height);
-    if (request->denoise)
-        return rs_denoise_cpu(b->pool, b->film, b->kp.width, b->kp.height, &request->denoiser, &b->denoise, b->image,
-                              err);
-    rs_film_layer_cpu(b->pool, b->film, b->kp.width, b->kp.height, request->layer, request->for_display, b->image);
-    return 0;
-}
-
-static int cpu_read_image(RsBackend* base, RsFloat4* image, RsError* err)
-{
-    RsCpuBackend* b = cpu(base);
-    if (!b->image)
-        return rs_error_set(err, "internal error: no image made yet");
-    memcpy(image, b->image, (size_t)b->film_pixels * sizeof(RsFloat4));
-    return 0;
-}
-
-static int cpu_display(RsBackend* base, const RsDisplaySettings* settings, uint8_t* rgba, RsDisplayStats* stats,
-                       RsError* err)
-{
-    RsCpuBackend* b = cpu(base);
-    const RsFloat4* source = b->film;
-    RsImageRequest request = rs_display_image_request(settings);
-    if (request.layer != RS_LAYER_BEAUTY || request.denoise) {
-        if (cpu_make_image(base, &request, err))
-            return -1;
-        source = b->image;
-    }
-    rs_display_stats_cpu(source, b->film_pixels, stats);
-    stats->exposure = rs_display_exposure(settings, stats);
-    TonemapTask t = {source, b->film_pixels, stats->exposure, settings->curve, rgba};
-    rs_pool_run(b->pool, tonemap_task, &t);
     return 0;
 }
 
@@ -535,13 +437,13 @@ static const RsBackendOps cpu_ops = {
     .drop_dead = cpu_drop_dead,
     .read_counts = cpu_read_counts,
     .accumulate = cpu_accumulate,
-    .read_film = cpu_read_film,
-    .write_film = cpu_write_film,
-    .read_film_span = cpu_read_film_span,
-    .write_film_span = cpu_write_film_span,
-    .make_image = cpu_make_image,
-    .read_image = cpu_read_image,
-    .display = cpu_display,
+    .read_film = rs_cpu_read_film,
+    .write_film = rs_cpu_write_film,
+    .read_film_span = rs_cpu_read_film_span,
+    .write_film_span = rs_cpu_write_film_span,
+    .make_image = rs_cpu_make_image,
+    .read_image = rs_cpu_read_image,
+    .display = rs_cpu_display,
     .finish = cpu_finish,
     .take_stage_times = NULL, /* every call is synchronous: the bounce loop times them */
     .bytes_per_path = cpu_bytes_per_path,

@@ -1,5 +1,5 @@
 /* deadray_cpu.c - dropping dead rays between bounces on the CPU backend, one faithful analogue
- * per GPU strategy (DESIGN.md section 4). Host C11.
+ * per GPU strategy (docs/architecture.md, section 5). Host C11.
  *
  *   flags, stencil, persistent  nothing moves; the live count is a reduction (a popcount of
  *                               the stencil words for the bit-per-ray strategies);
@@ -16,9 +16,9 @@
  * With payload compaction the rows themselves are then gathered into the second RayState in
  * list order, and the live rays are rows [0, live) from then on.
  */
-#include <string.h>
+#include "host/backend/cpu/deadray_cpu.h"
 
-#include "host/backend/cpu/backend_cpu_internal.h"
+#include <string.h>
 
 typedef struct CompactTask {
     RsCpuBackend* b;

@@ -1,12 +1,15 @@
-/* backend_cpu_internal.h - the CPU backend's state, shared by backend_cpu.c (buffers and stage
- * loops) and deadray_cpu.c (the dead-ray strategies). Host C11; not part of any public API.
+/* cpu_backend.h - the CPU backend's state: what backend_cpu.c (buffers and stage loops),
+ * deadray_cpu.c (the dead-ray strategies) and film_cpu.c (the film and the images made from
+ * it) all work on. Host C11; not part of any public API. It declares no function of those
+ * files: each has a header of its own, and backend_cpu.c, which puts the backend together,
+ * calls the others (none of them calls it back).
  *
  * The CPU picture of the GPU: a "batch" of RS_CPU_BATCH = 32 consecutive rows is a warp; one
  * rs_pool_run is one kernel launch; a worker is an SM. Which rows a stage visits is decided
  * here, never in the stage code.
  */
-#ifndef RS_HOST_BACKEND_CPU_INTERNAL_H
-#define RS_HOST_BACKEND_CPU_INTERNAL_H
+#ifndef RS_HOST_CPU_BACKEND_H
+#define RS_HOST_CPU_BACKEND_H
 
 #include <stdatomic.h>
 
@@ -54,16 +57,13 @@ typedef struct RsCpuBackend {
     atomic_uint out_cursor; /* compact-warp's output offset */
 } RsCpuBackend;
 
-/* Prepares the strategy's state for a fresh wave of `paths` live rows. */
-void rs_cpu_deadray_reset(RsCpuBackend* b, uint32_t paths);
-/* Drops the rays that shade ended; returns the number of live rays. */
-uint32_t rs_cpu_deadray_drop(RsCpuBackend* b);
-/* Number of items stages iterate over (rows for flags/stencil/persistent, live entries else). */
-uint32_t rs_cpu_active_items(const RsCpuBackend* b);
+/* The backend an RsBackend of the CPU's ops is (its first member). */
+static inline RsCpuBackend* rs_cpu_of(RsBackend* b) { return (RsCpuBackend*)b; }
+
 /* The row of active item `i` (compaction strategies). */
 static inline uint32_t rs_cpu_active_row(const RsCpuBackend* b, uint32_t i)
 {
     return b->dense ? i : b->index[0][i];
 }
 
-#endif /* RS_HOST_BACKEND_CPU_INTERNAL_H */
+#endif /* RS_HOST_CPU_BACKEND_H */

@@ -1,17 +1,9 @@
-/* file_hash.c - FNV-1a over memory and over a file (see file_hash.h). Host C11. */
-#include "host/util/file_hash.h"
+/* file_hash.c - FNV-1a over a file's bytes (see file_hash.h). Host C11. */
+#include "host/io/file_hash.h"
 
 #include <stdio.h>
 
 #include "host/io/safe_file.h"
-
-uint64_t rs_hash64_bytes(uint64_t h, const void* data, size_t size)
-{
-    const unsigned char* p = data;
-    for (size_t i = 0; i < size; ++i)
-        h = (h ^ p[i]) * 0x100000001b3ull;
-    return h;
-}
 
 int rs_file_hash64(const char* path, uint64_t* hash)
 {

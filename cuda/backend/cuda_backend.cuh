@@ -1,0 +1,158 @@
+/* cuda_backend.cuh - one CUDA backend instance (RsCudaBackend) and what the backend's parts
+ * share: entering an entry point, the stage timing marks, the live set handed to the stage
+ * launchers, and the entry points each part defines for the ops table in backend_cuda.cu.
+ *
+ * Internal to cuda/backend/ (nvcc). The parts: backend_cuda.cu (ops table, create, destroy,
+ * finish), scene_upload.cu (set_scene), wave_frame.cu (wave buffers, set_frame), stage_ops.cu
+ * (one launch per stage of the bounce loop), stage_timing.cu (timing events), film_ops.cu
+ * (film, image, display) and device_query.cu (what the program asks before it makes a backend).
+ */
+#ifndef RS_CUDA_CUDA_BACKEND_CUH
+#define RS_CUDA_CUDA_BACKEND_CUH
+
+#include <cuda_runtime.h>
+
+#include "cuda/backend/accel_upload.cuh"
+#include "cuda/backend/cuda_check.cuh"
+#include "cuda/backend/scene_arrays.h"
+#include "cuda/deadray/deadray_compact.cuh"
+#include "cuda/post/denoise.cuh"
+#include "cuda/post/display.cuh"
+#include "cuda/stages/kernels.cuh"
+#include "cuda/stages/ray_sort.cuh"
+
+extern "C" {
+#include "host/backend/backend.h"
+}
+
+#define RS_TIMING_MARKS 128
+
+typedef struct RsCudaBackend {
+    RsBackend base;
+    RsCudaContext ctx;
+    cudaStream_t stream;
+    int device;
+    int mode; /* RsLiveMode */
+    RsCompactMethod method;
+
+    /* scene (device copies): the arrays of scene_arrays.h, and those it says are not rows */
+#define RS_SCENE_ARRAY_MEMBER(type, member, field, count) type* member;
+    RS_SCENE_ARRAYS(RS_SCENE_ARRAY_MEMBER, scene)
+#undef RS_SCENE_ARRAY_MEMBER
+    RsCudaAccel accel;
+    RsCutouts* cutouts; /* device copy, with device pointers; NULL without cut-outs */
+    float* env_row_cdf; /* built here from env_texels */
+    float* env_marginal_cdf;
+    RsKernelParams kp; /* device pointers */
+
+    /* wave */
+    uint32_t capacity, film_pixels;
+    RsRayStateSoA rays[2]; /* [1] only with payload compaction */
+    RsShadowStateSoA shadows;
+    RsFloat4* path_radiance;
+    RsFloat4* path_aov[3]; /* with AOVs: path_albedo, path_normal, path_position (aov.h) */
+    RsFloat4* film;        /* rs_film_planes planes of film_pixels */
+    RsFloat4* image;       /* make_image's output (allocated on first use) */
+    RsDenoiseScratchGpu denoise;
+    uint32_t *alive, *stencil, *index[2], *keep, *counters;
+    uint32_t* host_counters; /* pinned, RS_CTR_COUNT entries */
+    RsCompactScratch scratch;
+    RsSortScratch sort;
+    RsDisplayScratch display;
+    RsFloat4* span_staging; /* packed span film for read/write_film_span */
+    uint32_t span_staging_capacity;
+    cudaEvent_t counts_ready; /* recorded after drop_dead's counter copy */
+    RsGridCache grids;        /* persistent grid sizes on this device */
+    uint32_t paths;          /* rows of the current wave */
+    uint32_t live;           /* rays alive entering the current bounce */
+
+    /* stage timing (config.time_stages): event pairs, resolved in batches */
+    struct {
+        int stage;
+        cudaEvent_t start, stop;
+    } marks[RS_TIMING_MARKS];
+    int mark_count;
+    double stage_seconds[RS_STAGE_COUNT];
+} RsCudaBackend;
+
+static inline RsCudaBackend* cuda_backend(RsBackend* b) { return (RsCudaBackend*)b; }
+
+/* Every entry point: names the stage for error messages and makes this instance's device the
+ * calling thread's current one. */
+static inline int enter(RsCudaBackend* b, const char* stage, RsError* err)
+{
+    b->ctx.stage = stage;
+    b->ctx.err = err;
+    RS_CUDA(&b->ctx, cudaSetDevice(b->device));
+    return 0;
+}
+
+/* Resolves the recorded event pairs into per-stage seconds (waits for them). stage_timing.cu */
+int rs_cuda_backend_flush_marks(RsCudaBackend* b);
+
+/* Brackets a stage's device work with events when stage timing is on. */
+static inline int mark_begin(RsCudaBackend* b, int stage)
+{
+    if (!b->base.config.time_stages)
+        return 0;
+    if (b->mark_count == RS_TIMING_MARKS && rs_cuda_backend_flush_marks(b))
+        return -1;
+    b->marks[b->mark_count].stage = stage;
+    RS_CUDA(&b->ctx, cudaEventRecord(b->marks[b->mark_count].start, b->stream));
+    return 0;
+}
+
+static inline int mark_end(RsCudaBackend* b)
+{
+    if (!b->base.config.time_stages)
+        return 0;
+    RS_CUDA(&b->ctx, cudaEventRecord(b->marks[b->mark_count].stop, b->stream));
+    b->mark_count++;
+    return 0;
+}
+
+static inline RsLiveSet live_set(const RsCudaBackend* b)
+{
+    RsLiveSet s;
+    s.alive = b->alive;
+    s.stencil = b->stencil;
+    s.index = b->index[0];
+    s.keep = b->keep;
+    s.counters = b->counters;
+    s.n = b->mode == RS_LIVE_INDEX ? b->live : b->paths;
+    return s;
+}
+
+/* scene_upload.cu */
+int rs_cuda_backend_set_scene(RsBackend* base, const RsSceneView* scene, RsError* err);
+void rs_cuda_backend_free_scene(RsCudaBackend* b); /* destroy's part: no checks, nothing left to free */
+
+/* wave_frame.cu */
+int rs_cuda_backend_set_frame(RsBackend* base, const RsFrameDesc* f, uint32_t wave_capacity, RsError* err);
+void rs_cuda_backend_free_wave(RsCudaBackend* b);
+
+/* stage_ops.cu */
+int rs_cuda_backend_generate(RsBackend* base, const RsWaveRange* wave, RsError* err);
+int rs_cuda_backend_sort(RsBackend* base, RsError* err);
+int rs_cuda_backend_extend(RsBackend* base, RsError* err);
+int rs_cuda_backend_shade(RsBackend* base, RsError* err);
+int rs_cuda_backend_connect(RsBackend* base, RsError* err);
+int rs_cuda_backend_drop_dead(RsBackend* base, RsError* err);
+int rs_cuda_backend_read_counts(RsBackend* base, RsBounceCounts* counts, RsError* err);
+int rs_cuda_backend_accumulate(RsBackend* base, RsError* err);
+
+/* stage_timing.cu */
+int rs_cuda_backend_take_stage_times(RsBackend* base, double seconds[RS_STAGE_COUNT], RsError* err);
+
+/* film_ops.cu */
+int rs_cuda_backend_read_film(RsBackend* base, RsFloat4* film, RsError* err);
+int rs_cuda_backend_write_film(RsBackend* base, const RsFloat4* film, RsError* err);
+int rs_cuda_backend_read_film_span(RsBackend* base, uint32_t first, uint32_t pixels, RsFloat4* values, RsError* err);
+int rs_cuda_backend_write_film_span(RsBackend* base, uint32_t first, uint32_t pixels, const RsFloat4* values,
+                                    RsError* err);
+int rs_cuda_backend_make_image(RsBackend* base, const RsImageRequest* request, RsError* err);
+int rs_cuda_backend_read_image(RsBackend* base, RsFloat4* image, RsError* err);
+int rs_cuda_backend_display(RsBackend* base, const RsDisplaySettings* settings, uint8_t* rgba, RsDisplayStats* stats,
+                            RsError* err);
+
+#endif /* RS_CUDA_CUDA_BACKEND_CUH */

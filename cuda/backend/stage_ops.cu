@@ -1,0 +1,160 @@
+/* stage_ops.cu - the bounce loop's entry points: one launch per wavefront stage into the
+ * instance's stream, the dead-ray strategy's count or compaction in drop_dead, and
+ * read_counts, the loop's only wait (for drop_dead's two counters), which also swaps the
+ * compacted index and, with payload compaction, the gathered RayState rows.
+ *
+ * Device-side host glue (nvcc).
+ */
+#include "cuda/backend/cuda_backend.cuh"
+#include "cuda/backend/cuda_buffers.cuh"
+
+int rs_cuda_backend_generate(RsBackend* base, const RsWaveRange* wave, RsError* err)
+{
+    RsCudaBackend* b = cuda_backend(base);
+    if (enter(b, "generate", err))
+        return -1;
+    uint32_t paths = wave->paths;
+    b->ctx.depth = 0;
+    b->ctx.first_path = wave->first_path;
+    b->ctx.pixels = wave->span_pixels;
+    if (paths > b->capacity)
+        return rs_error_set(err, "internal error: wave of %u paths exceeds capacity %u", paths, b->capacity);
+    b->kp.span_first_index = wave->span_first_index;
+    b->kp.span_pixels = wave->span_pixels;
+    b->kp.wave_first_path = wave->first_path;
+    b->kp.wave_paths = paths;
+    b->paths = b->live = paths;
+    if (mark_begin(b, RS_STAGE_GENERATE))
+        return -1;
+    RS_CUDA(&b->ctx, rs_launch_generate(b->kp, live_set(b), b->mode, b->stream));
+    return mark_end(b);
+}
+
+int rs_cuda_backend_sort(RsBackend* base, RsError* err)
+{
+    RsCudaBackend* b = cuda_backend(base);
+    if (enter(b, "sort", err))
+        return -1;
+    if (b->mode != RS_LIVE_INDEX)
+        return 0;
+    if (!b->sort.temp)
+        return rs_error_set(err, "internal error: sort called on a backend configured without --sort-rays");
+    if (mark_begin(b, RS_STAGE_SORT))
+        return -1;
+    RS_CUDA(&b->ctx, rs_launch_sort_rays(b->kp, &b->index[0], &b->index[1], b->live, &b->sort, b->stream));
+    return mark_end(b);
+}
+
+int rs_cuda_backend_extend(RsBackend* base, RsError* err)
+{
+    RsCudaBackend* b = cuda_backend(base);
+    if (enter(b, "extend", err))
+        return -1;
+    b->ctx.depth++;
+    if (mark_begin(b, RS_STAGE_EXTEND))
+        return -1;
+    if (rs_trace_kernel_resolve(base->config.trace_kernel, b->kp.scene.accel.kind, b->ctx.depth) ==
+        RS_TRACE_PERSISTENT)
+        RS_CUDA(&b->ctx, rs_launch_extend_fetch(b->kp, live_set(b), b->mode, &b->grids, b->stream));
+    else
+        RS_CUDA(&b->ctx, rs_launch_extend(b->kp, live_set(b), b->mode, &b->grids, b->stream));
+    return mark_end(b);
+}
+
+int rs_cuda_backend_shade(RsBackend* base, RsError* err)
+{
+    RsCudaBackend* b = cuda_backend(base);
+    if (enter(b, "shade", err))
+        return -1;
+    if (mark_begin(b, RS_STAGE_SHADE))
+        return -1;
+    RS_CUDA(&b->ctx, cudaMemsetAsync(&b->counters[RS_CTR_SHADOW], 0, sizeof(uint32_t), b->stream));
+    RS_CUDA(&b->ctx, rs_launch_shade(b->kp, live_set(b), b->mode, &b->grids, b->stream));
+    return mark_end(b);
+}
+
+int rs_cuda_backend_connect(RsBackend* base, RsError* err)
+{
+    RsCudaBackend* b = cuda_backend(base);
+    if (enter(b, "connect", err))
+        return -1;
+    /* at most one shadow ray per ray that entered shade */
+    if (mark_begin(b, RS_STAGE_CONNECT))
+        return -1;
+    RS_CUDA(&b->ctx, rs_launch_connect(b->kp, &b->counters[RS_CTR_SHADOW], b->live, b->stream));
+    return mark_end(b);
+}
+
+int rs_cuda_backend_drop_dead(RsBackend* base, RsError* err)
+{
+    RsCudaBackend* b = cuda_backend(base);
+    if (enter(b, "drop_dead", err))
+        return -1;
+    RsCudaContext* c = &b->ctx;
+    uint32_t* live_counter = &b->counters[RS_CTR_LIVE];
+    if (mark_begin(b, RS_STAGE_DROP_DEAD))
+        return -1;
+    if (b->mode != RS_LIVE_INDEX)
+        RS_CUDA(c, cudaMemsetAsync(live_counter, 0, sizeof(uint32_t), b->stream));
+    switch (b->mode) {
+    case RS_LIVE_FLAGS:
+        RS_CUDA(c, rs_count_flags(b->alive, b->paths, live_counter, b->stream));
+        break;
+    case RS_LIVE_STENCIL:
+    case RS_LIVE_PERSISTENT:
+        RS_CUDA(c, rs_count_stencil(b->stencil, (b->paths + 31) / 32, live_counter, b->stream));
+        break;
+    default:
+        RS_CUDA(c, rs_compact(b->method, b->index[0], b->keep, b->live, b->index[1], live_counter, &b->scratch,
+                              RS_COMPACT_DEFAULT_ITEMS, b->stream));
+        break;
+    }
+    if (mark_end(b))
+        return -1;
+    RS_CUDA(c, cudaMemcpyAsync(b->host_counters, b->counters, 2 * sizeof(uint32_t), cudaMemcpyDeviceToHost,
+                               b->stream));
+    RS_CUDA(c, cudaEventRecord(b->counts_ready, b->stream));
+    base->readback_bytes += 2 * sizeof(uint32_t);
+    return 0;
+}
+
+int rs_cuda_backend_read_counts(RsBackend* base, RsBounceCounts* counts, RsError* err)
+{
+    RsCudaBackend* b = cuda_backend(base);
+    if (enter(b, "drop_dead", err))
+        return -1;
+    RsCudaContext* c = &b->ctx;
+    RS_CUDA(c, cudaEventSynchronize(b->counts_ready));
+    counts->live = b->host_counters[RS_CTR_LIVE];
+    counts->shadow_rays = b->host_counters[RS_CTR_SHADOW];
+    if (b->mode == RS_LIVE_INDEX) {
+        uint32_t* tmp = b->index[0];
+        b->index[0] = b->index[1];
+        b->index[1] = tmp;
+        if (base->config.payload) {
+            if (mark_begin(b, RS_STAGE_DROP_DEAD))
+                return -1;
+            RS_CUDA(c, rs_launch_gather_rows(b->rays[0], b->rays[1], b->index[0], counts->live, b->stream));
+            if (mark_end(b))
+                return -1;
+            RsRayStateSoA swap = b->rays[0];
+            b->rays[0] = b->rays[1];
+            b->rays[1] = swap;
+            b->kp.rays = b->rays[0];
+        }
+    }
+    b->live = counts->live;
+    return 0;
+}
+
+int rs_cuda_backend_accumulate(RsBackend* base, RsError* err)
+{
+    RsCudaBackend* b = cuda_backend(base);
+    if (enter(b, "accumulate", err))
+        return -1;
+    b->ctx.depth = 0;
+    if (mark_begin(b, RS_STAGE_ACCUMULATE))
+        return -1;
+    RS_CUDA(&b->ctx, rs_launch_accumulate(b->kp, b->stream));
+    return mark_end(b);
+}

@@ -1,0 +1,224 @@
+/* bvh_binary_split.c - where the binary SAH builder cuts a node, and the cut itself (see
+ * bvh_binary_internal.h). Host C11.
+ *
+ * A node's references are split by the cheaper of:
+ *   - an object split: centroids binned into `bins` buckets per axis, the boundary of least
+ *     SAH cost A_L N_L + A_R N_R (Wald 2007); references are partitioned in place;
+ *   - a spatial split (when enabled and the object split's children overlap enough, Stich et
+ *     al. 2009; bvh_binary_task.c decides): the node box cut into `bins` slabs per axis, each
+ *     reference clipped to every slab it crosses (triangles are clipped exactly, so a long thin
+ *     triangle only adds its own slab-sized pieces), the boundary of least cost; straddling
+ *     references go to both sides with clipped boxes, in two new segments.
+ */
+#include <float.h>
+#include <stdint.h>
+
+#include "host/accel/bvh_binary_internal.h"
+
+static int box_valid(RsBinaryBox b) { return b.lo.x <= b.hi.x && b.lo.y <= b.hi.y && b.lo.z <= b.hi.z; }
+
+static int bin_of(float x, float lo, float scale, int bins)
+{
+    int b = (int)((x - lo) * scale);
+    return b < 0 ? 0 : (b >= bins ? bins - 1 : b);
+}
+
+/* Best object split over all three axes; the references are binned in one pass. */
+RsBinarySplit rs_binary_object_split(const RsBinaryRef* r, uint32_t count, RsBinaryBox cbox, int bins)
+{
+    RsBinarySplit best = {-1, 0, 0, 0.0f, FLT_MAX, rs_binary_box_empty(), rs_binary_box_empty()};
+    RsBinaryBox bin_box[3][RS_BINARY_MAX_BINS];
+    uint32_t bin_count[3][RS_BINARY_MAX_BINS];
+    float lo[3] = {0.0f, 0.0f, 0.0f}, scale[3] = {0.0f, 0.0f, 0.0f};
+    int live[3] = {0, 0, 0};
+    for (int axis = 0; axis < 3; ++axis) {
+        lo[axis] = rs_binary_axis(cbox.lo, axis);
+        float hi = rs_binary_axis(cbox.hi, axis);
+        live[axis] = hi > lo[axis];
+        scale[axis] = live[axis] ? (float)bins / (hi - lo[axis]) : 0.0f;
+        for (int i = 0; i < bins; ++i) {
+            bin_box[axis][i] = rs_binary_box_empty();
+            bin_count[axis][i] = 0;
+        }
+    }
+    for (uint32_t i = 0; i < count; ++i) {
+        RsVec3 c = rs_binary_centroid(r[i].box);
+        for (int axis = 0; axis < 3; ++axis) {
+            int b = bin_of(rs_binary_axis(c, axis), lo[axis], scale[axis], bins);
+            bin_count[axis][b]++;
+            rs_binary_box_grow(&bin_box[axis][b], r[i].box);
+        }
+    }
+    for (int axis = 0; axis < 3; ++axis) {
+        if (!live[axis])
+            continue;
+        float right_cost[RS_BINARY_MAX_BINS];
+        RsBinaryBox right_box[RS_BINARY_MAX_BINS];
+        RsBinaryBox acc = rs_binary_box_empty();
+        uint32_t n = 0;
+        for (int i = bins - 1; i > 0; --i) {
+            rs_binary_box_grow(&acc, bin_box[axis][i]);
+            n += bin_count[axis][i];
+            right_cost[i - 1] = n ? rs_binary_box_area(acc) * (float)n : 0.0f;
+            right_box[i - 1] = acc;
+        }
+        acc = rs_binary_box_empty();
+        n = 0;
+        for (int i = 0; i < bins - 1; ++i) {
+            rs_binary_box_grow(&acc, bin_box[axis][i]);
+            n += bin_count[axis][i];
+            if (n == 0 || n == count)
+                continue;
+            float cost = rs_binary_box_area(acc) * (float)n + right_cost[i];
+            if (cost < best.cost) {
+                best.axis = axis;
+                best.bin = i;
+                best.cost = cost;
+                best.left = acc;
+                best.right = right_box[i];
+            }
+        }
+    }
+    return best;
+}
+
+/* Bins for a node of `count` references: the full count for big nodes, where a better split
+ * pays back over many rays, and about two per reference below that, since more bins than
+ * references only cost sweep time. */
+int rs_binary_bins_for(uint32_t count, uint32_t max_bins)
+{
+    uint32_t b = 2 * count;
+    return (int)(b < 4 ? 4 : (b > max_bins ? max_bins : b));
+}
+
+static float spatial_plane(RsBinaryBox box, int axis, int i, int bins)
+{
+    float lo = rs_binary_axis(box.lo, axis), hi = rs_binary_axis(box.hi, axis);
+    return lo + (hi - lo) * ((float)i / (float)bins);
+}
+
+RsBinarySplit rs_binary_spatial_split(const RsBinaryBuild* c, const RsBinaryRef* r, uint32_t count, RsBinaryBox box,
+                                      int bins)
+{
+    RsBinarySplit best = {-1, 1, 0, 0.0f, FLT_MAX, rs_binary_box_empty(), rs_binary_box_empty()};
+    for (int axis = 0; axis < 3; ++axis) {
+        float lo = rs_binary_axis(box.lo, axis), hi = rs_binary_axis(box.hi, axis);
+        if (!(hi > lo))
+            continue;
+        float scale = (float)bins / (hi - lo);
+        RsBinaryBox bin_box[RS_BINARY_MAX_BINS];
+        uint32_t entry[RS_BINARY_MAX_BINS] = {0}, exit_[RS_BINARY_MAX_BINS] = {0};
+        for (int i = 0; i < bins; ++i)
+            bin_box[i] = rs_binary_box_empty();
+        for (uint32_t i = 0; i < count; ++i) {
+            int b0 = bin_of(rs_binary_axis(r[i].box.lo, axis), lo, scale, bins);
+            int b1 = bin_of(rs_binary_axis(r[i].box.hi, axis), lo, scale, bins);
+            entry[b0]++;
+            exit_[b1]++;
+            const RsPrim* p = &c->prims[r[i].prim];
+            for (int b = b0; b <= b1; ++b) {
+                RsBinaryBox piece = b0 == b1 ? r[i].box
+                                             : rs_binary_clip_prim(p, r[i].box, axis, spatial_plane(box, axis, b, bins),
+                                                                   spatial_plane(box, axis, b + 1, bins));
+                rs_binary_box_grow(&bin_box[b], piece);
+            }
+        }
+        float right_cost[RS_BINARY_MAX_BINS];
+        RsBinaryBox right_box[RS_BINARY_MAX_BINS];
+        RsBinaryBox acc = rs_binary_box_empty();
+        uint32_t n = 0;
+        for (int i = bins - 1; i > 0; --i) {
+            rs_binary_box_grow(&acc, bin_box[i]);
+            n += exit_[i];
+            right_cost[i - 1] = n ? rs_binary_box_area(acc) * (float)n : 0.0f;
+            right_box[i - 1] = acc;
+        }
+        acc = rs_binary_box_empty();
+        n = 0;
+        for (int i = 0; i < bins - 1; ++i) {
+            rs_binary_box_grow(&acc, bin_box[i]);
+            n += entry[i];
+            uint32_t right_n = 0;
+            for (int j = i + 1; j < bins; ++j)
+                right_n += exit_[j];
+            if (n == 0 || right_n == 0)
+                continue;
+            float cost = rs_binary_box_area(acc) * (float)n + right_cost[i];
+            if (cost < best.cost) {
+                best.axis = axis;
+                best.plane = spatial_plane(box, axis, i + 1, bins);
+                best.cost = cost;
+                best.left = acc;
+                best.right = right_box[i];
+            }
+        }
+    }
+    return best;
+}
+
+/* ---- partitioning ---- */
+
+uint32_t rs_binary_partition_object(RsBinaryRef* r, uint32_t count, RsBinarySplit s, RsBinaryBox cbox, int bins)
+{
+    float lo = rs_binary_axis(cbox.lo, s.axis), hi = rs_binary_axis(cbox.hi, s.axis);
+    float scale = (float)bins / (hi - lo);
+    uint32_t i = 0, j = count;
+    while (i < j) {
+        if (bin_of(rs_binary_axis(rs_binary_centroid(r[i].box), s.axis), lo, scale, bins) <= s.bin) {
+            ++i;
+        } else {
+            --j;
+            RsBinaryRef t = r[i];
+            r[i] = r[j];
+            r[j] = t;
+        }
+    }
+    return i;
+}
+
+/* Copies the references into two new segments by the plane; returns -1 when out of memory,
+ * 0 when one side would be empty (the caller falls back to an object split). */
+int rs_binary_partition_spatial(RsBinaryBuild* c, const RsBinaryRef* r, uint32_t count, RsBinarySplit s,
+                                RsBinarySegment** left, uint32_t* nl, RsBinarySegment** right, uint32_t* nr)
+{
+    /* a reference goes left when it ends at or before the plane (a flat one lying in it too),
+     * right when it starts at or after it, and to both, clipped, when it straddles it */
+    uint32_t l = 0, rr = 0;
+    for (uint32_t i = 0; i < count; ++i) {
+        float lo = rs_binary_axis(r[i].box.lo, s.axis), hi = rs_binary_axis(r[i].box.hi, s.axis);
+        l += hi <= s.plane || lo < s.plane;
+        rr += !(hi <= s.plane) && (lo >= s.plane || hi > s.plane);
+    }
+    if (l == 0 || rr == 0)
+        return 0;
+    *left = rs_binary_segment_new(l);
+    *right = rs_binary_segment_new(rr);
+    if (!*left || !*right) {
+        if (*left)
+            rs_binary_segment_release(*left);
+        if (*right)
+            rs_binary_segment_release(*right);
+        return -1;
+    }
+    uint32_t a = 0, b = 0;
+    for (uint32_t i = 0; i < count; ++i) {
+        float lo = rs_binary_axis(r[i].box.lo, s.axis), hi = rs_binary_axis(r[i].box.hi, s.axis);
+        if (hi <= s.plane) {
+            (*left)->data[a++] = r[i];
+        } else if (lo >= s.plane) {
+            (*right)->data[b++] = r[i];
+        } else {
+            const RsPrim* p = &c->prims[r[i].prim];
+            RsBinaryRef piece = r[i];
+            piece.box = rs_binary_clip_prim(p, r[i].box, s.axis, lo, s.plane);
+            if (box_valid(piece.box))
+                (*left)->data[a++] = piece;
+            piece.box = rs_binary_clip_prim(p, r[i].box, s.axis, s.plane, hi);
+            if (box_valid(piece.box))
+                (*right)->data[b++] = piece;
+        }
+    }
+    *nl = a;
+    *nr = b;
+    return a > 0 && b > 0 ? 1 : 0;
+}

@@ -1,0 +1,49 @@
+/* backend_config.c - what a backend configuration implies (see backend.h): whether its options
+ * go together, the wave bytes per path it needs, and the kernel parameters a frame sets.
+ * Host C11. */
+#include "host/backend/backend.h"
+
+#include "kernel/accel/accel.h"
+
+void rs_kernel_params_set_frame(RsKernelParams* kp, const RsFrameDesc* f)
+{
+    kp->camera = f->camera;
+    kp->width = f->width;
+    kp->height = f->height;
+    kp->seed = f->seed;
+    kp->sampler = f->sampler;
+    kp->max_depth = f->max_depth;
+    kp->integrator = f->integrator;
+    kp->rr_depth = f->rr_depth;
+    kp->span_first_index = 0; /* the whole image until a wave names its span */
+    kp->span_pixels = f->width * f->height;
+}
+
+uint64_t rs_wave_bytes_per_path(const RsBackendConfig* config)
+{
+    RsDeadRay d = config->deadray;
+    int payload = config->payload;
+    uint64_t bytes = RS_RAY_STATE_BYTES_PER_RAY + RS_SHADOW_STATE_BYTES_PER_RAY + 16 /* path radiance */;
+    bytes += 4; /* alive flag (the flags strategy's state, and every compaction's input) */
+    if (config->aovs)
+        bytes += 3 * sizeof(RsFloat4); /* path_albedo, path_normal, path_position (aov.h) */
+    bytes += rs_deadray_extra_bytes(d);
+    if (rs_deadray_is_compaction(d)) {
+        if (payload)
+            bytes += RS_RAY_STATE_BYTES_PER_RAY; /* the second RayState that rows are moved into */
+        if (config->sort_rays)
+            bytes += 2 * 4 + 4; /* keys, sorted keys, sort scratch (about a key per ray) */
+    }
+    return bytes;
+}
+
+int rs_backend_config_check(const RsBackendConfig* config, uint32_t accel, RsError* err)
+{
+    if (config->sort_rays && !rs_deadray_is_compaction(config->deadray))
+        return rs_error_set(err, "--sort-rays sorts the live index list, which only the compaction strategies "
+                                 "keep; use --deadray compact-scan, compact-block, compact-warp or compact-cub");
+    if (config->trace_kernel == RS_TRACE_PERSISTENT && accel != RS_ACCEL_BVH8)
+        return rs_error_set(err, "--trace-kernel persistent walks bvh8 only (the structure was built as %s)",
+                            accel == RS_ACCEL_BVH2 ? "bvh2" : "grid");
+    return 0;
+}

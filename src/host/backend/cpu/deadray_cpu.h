@@ -1,0 +1,15 @@
+/* deadray_cpu.h - the dead-ray strategies of the CPU backend (deadray_cpu.c), as the stage
+ * loops of backend_cpu.c call them. Host C11; not part of any public API. */
+#ifndef RS_HOST_DEADRAY_CPU_H
+#define RS_HOST_DEADRAY_CPU_H
+
+#include "host/backend/cpu/cpu_backend.h"
+
+/* Prepares the strategy's state for a fresh wave of `paths` live rows. */
+void rs_cpu_deadray_reset(RsCpuBackend* b, uint32_t paths);
+/* Drops the rays that shade ended; returns the number of live rays. */
+uint32_t rs_cpu_deadray_drop(RsCpuBackend* b);
+/* Number of items stages iterate over (rows for flags/stencil/persistent, live entries else). */
+uint32_t rs_cpu_active_items(const RsCpuBackend* b);
+
+#endif /* RS_HOST_DEADRAY_CPU_H */
