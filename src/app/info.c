@@ -7,7 +7,7 @@
 #include "app/cli.h"
 #include "app/commands.h"
 #include "host/backend/backend.h"
-#include "host/import/json/scene_json.h"
+#include "host/import/scene_loader.h"
 #include "host/util/thread_pool.h"
 #include "kernel/state/ray_state.h"
 #include "version.h"
@@ -18,7 +18,7 @@ static int describe_scene(const char* path, const RsAccelOptions* base)
     RsScene scene;
     RsError err = {{0}};
     RsAccelOptions opt = *base;
-    if (rs_scene_load_json(path, &opt, &scene, &err)) {
+    if (rs_scene_load(path, &opt, &scene, NULL, &err)) {
         rs_cli_error("%s", err.message);
         return RS_EXIT_FAILURE;
     }

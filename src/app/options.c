@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "app/cli.h"
-#include "host/import/json/scene_json.h"
+#include "host/scene/settings.h"
 
 static const char help_before_deadray[] =
     "  --max-depth D         ray segments per path; 1 = camera rays + direct light (default: scene)\n"

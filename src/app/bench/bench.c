@@ -1,5 +1,5 @@
 /* bench.c - `raystream bench`: frames per second per reflection depth for each dead-ray
- * strategy, with the ray statistics that explain them (DESIGN.md section 8).
+ * strategy, with the ray statistics that explain them (docs/benchmarks.md).
  *
  * Host C11, application layer. For every (scene, integrator, strategy, depth) it traces
  * `warmup` untimed frames, then `frames` timed ones, each a full image at `spp` samples per
@@ -20,15 +20,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "app/bench/bench_meta.h"
 #include "app/cli.h"
 #include "app/commands.h"
 #include "app/options.h"
 #include "git_commit.h"
-#include "host/import/json/scene_json.h"
+#include "host/import/scene_loader.h"
 #include "host/render/renderer.h"
+#include "host/scene/settings.h"
+#include "host/util/clock.h"
 #include "host/util/thread_pool.h"
 #include "version.h"
 
@@ -206,13 +207,6 @@ static int compare_double(const void* a, const void* b)
     return (x > y) - (x < y);
 }
 
-static double now_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static void scale_stats(RsTraceStats* s, double k)
 {
     s->camera_rays = (uint64_t)(s->camera_rays * k + 0.5);
@@ -252,19 +246,19 @@ static int run_config(RsRenderer* renderer, const RsScene* scene, const RsRender
             for (int d = 0; d < devices; ++d)
                 paths_before[d] = rs_renderer_device_paths(renderer, d);
         }
-        double t0 = now_seconds();
+        double t0 = rs_clock_seconds();
         /* frame f traces sample numbers [f * spp, (f + 1) * spp): the same for every strategy;
          * rs_renderer_trace returns when every device has finished */
         if (rs_renderer_trace(renderer, (uint64_t)(f + 1) * frame_paths, err))
             goto done;
         if (f >= o->warmup)
-            times[f - o->warmup] = (now_seconds() - t0) * 1e3;
+            times[f - o->warmup] = (rs_clock_seconds() - t0) * 1e3;
         if (o->denoise) { /* the frame's film, denoised: from the first launch until it is done */
-            double t1 = now_seconds();
+            double t1 = rs_clock_seconds();
             if (rs_renderer_make_image(renderer, &denoise, err))
                 goto done;
             if (f >= o->warmup)
-                denoise_times[f - o->warmup] = (now_seconds() - t1) * 1e3;
+                denoise_times[f - o->warmup] = (rs_clock_seconds() - t1) * 1e3;
         }
     }
     RsTraceStats now = rs_renderer_stats(renderer);
@@ -405,7 +399,7 @@ int rs_cmd_bench(int argc, char** argv)
         RsScene scene;
         rs_error_clear(&err);
         RsAccelOptions accel = rs_common_accel(&o.common);
-        if (rs_scene_load_json(o.scenes[si], &accel, &scene, &err)) {
+        if (rs_scene_load(o.scenes[si], &accel, &scene, NULL, &err)) {
             rs_cli_error("%s", err.message);
             status = RS_EXIT_FAILURE;
             break;
@@ -432,8 +426,13 @@ int rs_cmd_bench(int argc, char** argv)
                     if (!o.integrators[ii])
                         continue;
                     for (int k = 0; k < o.depth_count; ++k) {
-                        RsRenderDesc rd = {width, height, spp, o.depths[k], o.common.seed_set ? o.common.seed : 1,
-                                           (uint32_t)ii};
+                        RsRenderDesc rd = scene.render;
+                        rd.width = width;
+                        rd.height = height;
+                        rd.spp = spp;
+                        rd.max_depth = o.depths[k];
+                        rd.seed = o.common.seed_set ? o.common.seed : 1;
+                        rd.integrator = (uint32_t)ii;
                         BenchResult* r = &results[count];
                         r->scene = o.scenes[si];
                         r->integrator = (uint32_t)ii;

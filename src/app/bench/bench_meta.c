@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "git_commit.h"
-#include "host/util/file_hash.h"
+#include "host/io/file_hash.h"
 #include "host/util/thread_pool.h"
 #include "version.h"
 

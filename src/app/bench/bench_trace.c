@@ -19,14 +19,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "app/bench/bench_meta.h"
 #include "app/cli.h"
 #include "app/commands.h"
 #include "app/options.h"
-#include "host/import/json/scene_json.h"
+#include "host/import/scene_loader.h"
 #include "host/render/wavefront.h"
+#include "host/util/clock.h"
 
 #define MAX_SCENES 16
 #define MAX_REPEATS 1000
@@ -68,13 +68,6 @@ static void usage(FILE* f)
             rs_accel_list());
 }
 
-static double now_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static int compare_double(const void* a, const void* b)
 {
     double x = *(const double*)a, y = *(const double*)b;
@@ -94,10 +87,10 @@ static int time_op(RsBackend* b, StageOp op, RsStage stage, double* seconds, RsE
         *seconds = after[stage];
         return 0;
     }
-    double t0 = now_seconds();
+    double t0 = rs_clock_seconds();
     if (op(b, err))
         return -1;
-    *seconds = now_seconds() - t0;
+    *seconds = rs_clock_seconds() - t0;
     return 0;
 }
 
@@ -300,7 +293,7 @@ int rs_cmd_bench_trace(int argc, char** argv)
         RsScene scene;
         RsAccelOptions accel = o.common.accel;
         rs_error_clear(&err);
-        if (rs_scene_load_json(o.scenes[si], &accel, &scene, &err)) {
+        if (rs_scene_load(o.scenes[si], &accel, &scene, NULL, &err)) {
             rs_cli_error("%s", err.message);
             status = RS_EXIT_FAILURE;
             break;

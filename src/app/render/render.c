@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "app/cli.h"
@@ -24,19 +23,14 @@
 #include "app/options.h"
 #include "app/render/cluster.h"
 #include "app/render/render_outputs.h"
-#include "host/import/json/scene_json.h"
-#include "host/io/checkpoint.h"
+#include "host/import/scene_loader.h"
+#include "host/io/file_hash.h"
 #include "host/io/image_io.h"
 #include "host/io/safe_file.h"
+#include "host/render/checkpoint.h"
 #include "host/render/renderer.h"
-#include "host/util/file_hash.h"
-
-static double now_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
+#include "host/scene/settings.h"
+#include "host/util/clock.h"
 
 static void format_seconds(double s, char* out, size_t size)
 {
@@ -169,7 +163,7 @@ static void render_tick(void* ctx)
         }
     }
     uint64_t done = image_paths_done(p);
-    double now = now_seconds();
+    double now = rs_clock_seconds();
     if (!p->args->opt.quiet && now - p->last_report > (p->tty ? 0.25 : 5.0)) {
         RsTraceStats stats = rs_renderer_stats(p->renderer);
         report_progress(done, p->total, done - p->first, p->total - p->first, p->pixels, now - p->start, &stats,
@@ -245,7 +239,8 @@ static int render_main(RsRenderArgs* args, RsCluster* cl)
     RsError err = {{0}};
     RsScene scene;
     RsAccelOptions accel = rs_common_accel(opt);
-    if (rs_scene_load_json(a.scene_path, &accel, &scene, &err)) {
+    /* files_read (NULL here) lists every file the scene read: what checkpoints will fingerprint */
+    if (rs_scene_load(a.scene_path, &accel, &scene, NULL, &err)) {
         rs_cli_error("%s", err.message);
         return RS_EXIT_FAILURE;
     }
@@ -336,7 +331,7 @@ static int render_main(RsRenderArgs* args, RsCluster* cl)
     progress.total = total;
     progress.pixels = pixels;
     progress.tty = isatty(2);
-    progress.start = progress.last_report = progress.last_checkpoint = now_seconds();
+    progress.start = progress.last_report = progress.last_checkpoint = rs_clock_seconds();
     if (cl->rank == 0)
         rs_renderer_set_stop(renderer, rs_interrupt_pass_flag(), rs_interrupt_stop_flag());
     else /* rank 0's interrupts, passed on through the tick */
@@ -365,7 +360,7 @@ static int render_main(RsRenderArgs* args, RsCluster* cl)
         progress.first = 0;
     }
     uint64_t done_paths = rs_renderer_paths_done(renderer);
-    double elapsed = now_seconds() - progress.start;
+    double elapsed = rs_clock_seconds() - progress.start;
     if (!opt->quiet) {
         report_progress(done_paths, total, done_paths - progress.first, total - progress.first, pixels, elapsed, &s,
                         progress.tty);

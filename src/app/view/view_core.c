@@ -15,17 +15,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "host/import/json/scene_json.h"
+#include "host/import/scene_loader.h"
 #include "host/io/image_io.h"
-
-static double now_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
+#include "host/scene/settings.h"
+#include "host/util/clock.h"
 
 static RsVec3 forward_of(float yaw, float pitch)
 {
@@ -78,7 +72,7 @@ int rs_viewer_open(RsViewer* v, const char* scene_path, const RsCommonOptions* o
     v->messages = stdout;
     v->options = *options;
     RsAccelOptions accel = rs_common_accel(options);
-    if (rs_scene_load_json(scene_path, &accel, &v->scene, err))
+    if (rs_scene_load(scene_path, &accel, &v->scene, NULL, err))
         return -1;
     RsRenderDesc rd = v->scene.render;
     rs_common_options_apply(options, &rd);
@@ -119,7 +113,7 @@ void rs_viewer_close(RsViewer* v)
     memset(v, 0, sizeof *v);
 }
 
-double rs_viewer_elapsed(const RsViewer* v) { return v->frames ? now_seconds() - v->first_frame_at : 0.0; }
+double rs_viewer_elapsed(const RsViewer* v) { return v->frames ? rs_clock_seconds() - v->first_frame_at : 0.0; }
 
 double rs_viewer_average_fps(const RsViewer* v)
 {
@@ -142,7 +136,7 @@ int rs_viewer_frame(RsViewer* v, double budget_seconds, RsError* err)
             return -1;
         v->dirty = 0;
     }
-    double t0 = now_seconds();
+    double t0 = rs_clock_seconds();
     if (v->frames == 0)
         v->first_frame_at = t0;
     uint64_t limit = v->spp_limit ? v->spp_limit * pixels_of(v) : UINT64_MAX;
@@ -153,7 +147,7 @@ int rs_viewer_frame(RsViewer* v, double budget_seconds, RsError* err)
             return -1;
         v->next_path += n;
     }
-    double t_trace = now_seconds() - t0;
+    double t_trace = rs_clock_seconds() - t0;
     RsDisplaySettings shown = v->display;
     if (v->display.layer == RS_LAYER_ALBEDO || v->display.layer == RS_LAYER_NORMAL) {
         shown.exposure = 0.0f; /* reflectances and mapped normals are already in [0, 1] */
@@ -162,7 +156,7 @@ int rs_viewer_frame(RsViewer* v, double budget_seconds, RsError* err)
     if (rs_renderer_display(v->renderer, &shown, v->rgba, &v->stats, err))
         return -1;
     v->shown_spp = rs_viewer_spp(v);
-    double t = now_seconds() - t0;
+    double t = rs_clock_seconds() - t0;
 
     /* what the HUD shows: this frame's slice */
     RsTraceStats now = rs_renderer_stats(v->renderer);

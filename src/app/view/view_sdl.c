@@ -20,8 +20,8 @@
 
 #include "app/cli.h"
 #include "app/view/view_window.h"
-#include "host/import/json/scene_json.h"
 #include "host/io/image_io.h"
+#include "host/scene/settings.h"
 
 int rs_view_window_available(void) { return 1; }
 

@@ -1,4 +1,4 @@
-/* fuzz_checkpoint.c - libFuzzer harness for the checkpoint reader (src/host/io/checkpoint.c).
+/* fuzz_checkpoint.c - libFuzzer harness for the checkpoint reader (src/host/render/checkpoint.c).
  * Host C11.
  *
  * Input: a checkpoint file's bytes and one control byte at the end. Bit 0 of the control byte
@@ -14,8 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "host/io/checkpoint.h"
-#include "host/util/file_hash.h"
+#include "host/render/checkpoint.h"
+#include "host/util/hash64.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 

@@ -1,6 +1,6 @@
-/* test_scene_load.c - every scene the repository ships loads, builds and can light itself
- * (host suite). usage: test_scene_load SCENE.json... Host C11. */
-#include "host/import/json/scene_json.h"
+/* test_scene_load.c - every scene the repository ships loads (through the loader every command
+ * uses), builds and can light itself (host suite). usage: test_scene_load SCENE.json... Host C11. */
+#include "host/import/scene_loader.h"
 #include "tests/test.h"
 
 int main(int argc, char** argv)
@@ -9,7 +9,7 @@ int main(int argc, char** argv)
     for (int i = 1; i < argc; ++i) {
         RsScene s;
         RsError err = {{0}};
-        int status = rs_scene_load_json(argv[i], NULL, &s, &err);
+        int status = rs_scene_load(argv[i], NULL, &s, NULL, &err);
         CHECK(status == 0, "%s", err.message);
         if (status)
             continue;

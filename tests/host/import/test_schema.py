@@ -24,8 +24,12 @@ for name in ["unknown_key", "wrong_type", "negative_radius", "fov_range", "ior",
              "version", "albedo_range", "not_object", "depth_range", "spp_integer", "roughness_range",
              "roughness_both", "roughness_half", "metal_unknown", "conductor_two_colours", "conductor_eta_only",
              "spot_cone_range", "light_type", "light_intensity", "env_map_scale"]:
-    if validator.is_valid(json.loads((bad_dir / f"{name}.json").read_text())):
+    found = sorted(bad_dir.rglob(f"{name}.json"))  # bad/ has a folder per kind of error
+    if len(found) != 1:
         failures += 1
-        print(f"FAIL the schema accepts bad/{name}.json")
+        print(f"FAIL bad/**/{name}.json: {len(found)} files")
+    elif validator.is_valid(json.loads(found[0].read_text())):
+        failures += 1
+        print(f"FAIL the schema accepts {found[0].relative_to(bad_dir.parent)}")
 print(f"test_schema: {failures} failures")
 sys.exit(1 if failures else 0)

@@ -10,7 +10,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "host/import/json/scene_json.h"
+#include "host/scene/settings.h"
 
 static int check_angle(const RsJsonReader* r, const char* path, const char* key, double v, double lo, double hi,
                        int lo_open)

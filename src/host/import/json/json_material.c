@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "host/import/json/scene_json.h"
+#include "host/scene/settings.h"
 
 static int32_t load_texture(const RsJsonReader* r, const char* where, const char* name, const char* file,
                             uint32_t flags);
@@ -122,7 +122,8 @@ static int32_t load_texture(const RsJsonReader* r, const char* where, const char
     if (rs_json_resolve_path(r, file_where, file, full, sizeof full))
         return -1;
     snprintf(message_where, sizeof message_where, "%s: %s (material '%.200s')", r->file, file_where, name);
-    return rs_texture_load(&r->scene->textures, full, flags, message_where, r->err);
+    int32_t texture = rs_texture_load(&r->scene->textures, full, flags, message_where, r->err);
+    return texture < 0 || rs_file_list_add(r->files, full, r->err) ? -1 : texture;
 }
 
 /* A colour that may be an image: [r, g, b], or {"texture": "file.png", "wrap": "repeat" or

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host/import/json/scene_json.h"
+#include "host/scene/settings.h"
 
 int rs_json_fail(const RsJsonReader* r, const char* path, const char* fmt, ...)
 {

@@ -11,6 +11,7 @@
 #include <cJSON.h>
 
 #include "host/scene/scene.h"
+#include "host/util/file_list.h"
 
 #define RS_PATH_MAX 256 /* JSON paths in messages, e.g. shapes[12].transform.rotate[0] */
 
@@ -19,6 +20,7 @@ typedef struct RsJsonReader {
     char* dir; /* directory of the scene file, for relative mesh paths */
     RsScene* scene;
     RsError* err;
+    RsFileList* files; /* every file read is added here (NULL: nobody asked) */
 } RsJsonReader;
 
 /* Sets the error "FILE: PATH: message" and returns -1. */

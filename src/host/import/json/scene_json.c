@@ -144,7 +144,8 @@ static int read_environment_map(const RsJsonReader* r, const cJSON* node)
     if (rs_json_resolve_path(r, "environment.file", file, full, sizeof full))
         return -1;
     snprintf(message_where, sizeof message_where, "%s: environment.file", r->file);
-    if (rs_env_map_load(&r->scene->env_map, full, message_where, r->err))
+    if (rs_env_map_load(&r->scene->env_map, full, message_where, r->err) ||
+        rs_file_list_add(r->files, full, r->err))
         return -1;
     double radians = fmod(rotation, 360.0) * (RS_PI / 180.0);
     RsEnvironment* env = &r->scene->env;
@@ -374,7 +375,7 @@ static int read_shape(const RsJsonReader* r, const cJSON* node, const char* path
         if (!prefix)
             return rs_json_fail(r, where, "out of memory");
         snprintf(prefix, prefix_size, "%s: %s", r->file, where);
-        int status = rs_mesh_import(scene, full, prefix, &xf, material, r->err);
+        int status = rs_mesh_import(scene, full, prefix, &xf, material, r->files, r->err);
         free(prefix);
         return status;
     }
@@ -471,7 +472,8 @@ static const char* find_escaped_nul(const char* text, size_t size)
     return NULL;
 }
 
-int rs_scene_load_json(const char* path, const RsAccelOptions* accel, RsScene* scene, RsError* err)
+int rs_scene_json_load(const char* path, const RsAccelOptions* accel, RsScene* scene, RsFileList* files_read,
+                       RsError* err)
 {
     rs_scene_init(scene);
     if (accel)
@@ -481,6 +483,10 @@ int rs_scene_load_json(const char* path, const RsAccelOptions* accel, RsScene* s
     char* text = rs_file_read_all(path, RS_SCENE_MAX_BYTES, &size, why, sizeof why);
     if (!text)
         return rs_error_set(err, "%s: cannot open scene: %s", path, why);
+    if (rs_file_list_add(files_read, path, err)) {
+        free(text);
+        return -1;
+    }
     if (strlen(text) != size) {
         free(text);
         return rs_error_set(err, "%s: the file contains a NUL byte; a scene is JSON text", path);
@@ -514,7 +520,7 @@ int rs_scene_load_json(const char* path, const RsAccelOptions* accel, RsScene* s
     }
     free(text);
 
-    RsJsonReader r = {path, strdup(path), scene, err};
+    RsJsonReader r = {path, strdup(path), scene, err, files_read};
     scene->file = strdup(path);
     int status = -1;
     if (r.dir && scene->file) {
@@ -536,18 +542,7 @@ int rs_scene_load_json(const char* path, const RsAccelOptions* accel, RsScene* s
     return status;
 }
 
-int rs_integrator_parse(const char* name, uint32_t* out)
+int rs_scene_load_json(const char* path, const RsAccelOptions* accel, RsScene* scene, RsError* err)
 {
-    if (strcmp(name, "path") == 0)
-        *out = RS_INTEGRATOR_PATH;
-    else if (strcmp(name, "whitted") == 0)
-        *out = RS_INTEGRATOR_WHITTED;
-    else
-        return -1;
-    return 0;
-}
-
-const char* rs_integrator_name(uint32_t integrator)
-{
-    return integrator == RS_INTEGRATOR_WHITTED ? "whitted" : "path";
+    return rs_scene_json_load(path, accel, scene, NULL, err);
 }

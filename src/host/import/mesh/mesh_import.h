@@ -10,10 +10,12 @@
 
 #include "host/scene/scene.h"
 #include "host/scene/transform.h"
+#include "host/util/file_list.h"
 
 /* `where` prefixes every message (e.g. "scene.json: shapes[2].file"). material_override < 0
- * means: use the file's materials. */
+ * means: use the file's materials. Every file read (the mesh, what assimp opened for it: MTL
+ * files, glTF buffers; the images of its materials) is added to files_read (may be NULL). */
 int rs_mesh_import(RsScene* scene, const char* path, const char* where, const RsTransform* xf,
-                   int32_t material_override, RsError* err);
+                   int32_t material_override, RsFileList* files_read, RsError* err);
 
 #endif /* RS_HOST_MESH_IMPORT_H */

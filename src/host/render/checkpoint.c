@@ -1,15 +1,15 @@
 /* checkpoint.c - render checkpoints (see checkpoint.h). Host C11. */
 #define _POSIX_C_SOURCE 200809L
-#include "host/io/checkpoint.h"
+#include "host/render/checkpoint.h"
 
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "host/import/json/scene_json.h"
 #include "host/io/safe_file.h"
-#include "host/util/file_hash.h"
+#include "host/scene/settings.h"
+#include "host/util/hash64.h"
 #include "kernel/film/aov.h"
 
 static const char magic[8] = "RSCKPT";
