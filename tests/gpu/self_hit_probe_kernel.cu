@@ -38,11 +38,15 @@ extern "C" void gpu_probe_paths(const RsKernelParams* host_kp, uint32_t spp, uin
     RsMaterial* materials = upload(kp.scene.materials, kp.scene.material_count);
     RsFloat4* lights = upload(kp.scene.lights, kp.scene.light_count);
     RsPointLight* point_lights = upload(kp.scene.point_lights, kp.scene.point_light_count);
+    float* light_cdf = upload(kp.scene.light_select.cdf, kp.scene.light_count);
+    float* light_pmf = upload(kp.scene.light_select.pmf, kp.scene.light_count);
     kp.scene.accel = accel.view;
     kp.scene.prims = prims;
     kp.scene.materials = materials;
     kp.scene.lights = lights;
     kp.scene.point_lights = point_lights;
+    kp.scene.light_select.cdf = light_cdf;
+    kp.scene.light_select.pmf = light_pmf;
     kp.scene.shading = NULL; /* the probe shades with geometric normals */
     uint32_t* d_counts;
     CUDA_OK(cudaMalloc(&d_counts, PROBE_COUNT * sizeof(uint32_t)));
@@ -57,4 +61,6 @@ extern "C" void gpu_probe_paths(const RsKernelParams* host_kp, uint32_t spp, uin
     CUDA_OK(cudaFree(materials));
     CUDA_OK(cudaFree(lights));
     CUDA_OK(cudaFree(point_lights));
+    CUDA_OK(cudaFree(light_cdf));
+    CUDA_OK(cudaFree(light_pmf));
 }

@@ -5,7 +5,7 @@
 #define RS_TESTS_KERNEL_BSDF_PROBE_H
 
 #include "kernel/bsdf/bsdf.h"
-#include "kernel/sampling/rng.h"
+#include "kernel/sampling/sampler.h"
 
 typedef struct BsdfProbeSample {
     RsVec3 wi, weight;

@@ -18,7 +18,7 @@
 #include "kernel/accel/accel.h"
 #include "kernel/bsdf/bsdf.h"
 #include "kernel/light/light.h"
-#include "kernel/sampling/rng.h"
+#include "kernel/sampling/sampler.h"
 #include "kernel/state/kernel_params.h"
 
 enum {
@@ -56,11 +56,11 @@ RS_FN int rs_probe_closest(const RsSceneView* scene, RsVec3 o, RsVec3 d, float t
 RS_FN void rs_probe_path(const RsKernelParams* kp, uint32_t pixel, uint32_t sample, uint32_t counts[PROBE_COUNT])
 {
     const RsSceneView* scene = &kp->scene;
-    uint32_t key = rs_rng_path_key(kp->seed, pixel, sample);
+    RsPathSampler ps = rs_sampler_path(kp->sampler, kp->seed, pixel, sample);
     RsVec3 o, d;
-    rs_camera_ray(&kp->camera, (float)(pixel % kp->width) + rs_rng(key, 0, RS_DIM_PIXEL_X),
-                  (float)(pixel / kp->width) + rs_rng(key, 0, RS_DIM_PIXEL_Y), kp->width, kp->height,
-                  rs_rng(key, 0, RS_DIM_LENS_U), rs_rng(key, 0, RS_DIM_LENS_V), &o, &d);
+    rs_camera_ray(&kp->camera, (float)(pixel % kp->width) + rs_sampler_1d(&ps, 0, RS_DIM_PIXEL_X),
+                  (float)(pixel / kp->width) + rs_sampler_1d(&ps, 0, RS_DIM_PIXEL_Y), kp->width, kp->height,
+                  rs_sampler_1d(&ps, 0, RS_DIM_LENS_U), rs_sampler_1d(&ps, 0, RS_DIM_LENS_V), &o, &d);
     uint32_t skip = RS_NO_HIT;
     for (uint32_t depth = 1; depth <= PROBE_DEPTH; ++depth) {
         RsHit hit;
@@ -73,8 +73,8 @@ RS_FN void rs_probe_path(const RsKernelParams* kp, uint32_t pixel, uint32_t samp
         RsLightSample ls;
         float pdf;
         if (rs_bsdf_has_density(mat) &&
-            rs_light_sample(scene, sp.p, rs_rng(key, depth, RS_DIM_LIGHT_PICK), rs_rng(key, depth, RS_DIM_LIGHT_U),
-                            rs_rng(key, depth, RS_DIM_LIGHT_V), &ls) &&
+            rs_light_sample(scene, rs_light_context(sp.p, sp.n), rs_sampler_1d(&ps, depth, RS_DIM_LIGHT_PICK),
+                            rs_sampler_1d(&ps, depth, RS_DIM_LIGHT_U), rs_sampler_1d(&ps, depth, RS_DIM_LIGHT_V), &ls) &&
             !rs_is_black(rs_bsdf_eval(mat, sp.n, sp.n, wo, ls.dir, &pdf))) {
             RsSpawnedRay ray;
             if (ls.at_infinity) {
@@ -94,8 +94,8 @@ RS_FN void rs_probe_path(const RsKernelParams* kp, uint32_t pixel, uint32_t samp
                 counts[PROBE_SHADOW_OWN_NOSKIP] += rs_probe_is_self_hit(scene, &sp, ray.dir, &h);
         }
         RsBsdfSample bs;
-        if (!rs_bsdf_sample(mat, sp.n, sp.n, wo, rs_rng(key, depth, RS_DIM_BSDF_U), rs_rng(key, depth, RS_DIM_BSDF_V),
-                            rs_rng(key, depth, RS_DIM_BSDF_LOBE), &bs))
+        if (!rs_bsdf_sample(mat, sp.n, sp.n, wo, rs_sampler_1d(&ps, depth, RS_DIM_BSDF_U),
+                            rs_sampler_1d(&ps, depth, RS_DIM_BSDF_V), rs_sampler_1d(&ps, depth, RS_DIM_BSDF_LOBE), &bs))
             return;
         o = rs_spawn_origin(&sp, bs.wi);
         d = bs.wi;

@@ -205,14 +205,15 @@ static void check_irradiance_and_rotation(const RsEnvMap* m)
     RsSceneView v0 = rs_scene_view(&s0), v90 = rs_scene_view(&s90);
     /* a direction turned by +90 degrees about +y sees in s90 what it saw in s0 */
     uint64_t seed = 3;
+    RsLightContext origin = rs_light_context(rs_vec3(0, 0, 0), rs_vec3(0, 1, 0));
     int rotation_ok = 1;
     for (int i = 0; i < 1000; ++i) {
         RsVec3 d = rs_sample_uniform_sphere((float)frand(&seed), (float)frand(&seed));
         RsVec3 turned = rs_vec3(d.z, d.y, -d.x); /* +90 degrees about +y, counter-clockwise from above */
         RsVec3 a = rs_env_radiance(&v0, d), b = rs_env_radiance(&v90, turned);
         rotation_ok &= fabsf(a.x - b.x) <= 1e-4f * (1.0f + a.x);
-        rotation_ok &= fabsf(rs_light_pdf_env(&v0, d) - rs_light_pdf_env(&v90, turned)) <=
-                       1e-3f * rs_light_pdf_env(&v0, d) + 1e-6f;
+        rotation_ok &= fabsf(rs_light_pdf_env(&v0, origin, d) - rs_light_pdf_env(&v90, origin, turned)) <=
+                       1e-3f * rs_light_pdf_env(&v0, origin, d) + 1e-6f;
     }
     CHECK(rotation_ok, "a turned environment does not turn its radiance and density with it");
 
@@ -232,10 +233,10 @@ static void check_irradiance_and_rotation(const RsEnvMap* m)
     for (int i = 0; i < N; ++i) {
         RsLightSample ls;
         double f = 0.0;
-        if (rs_light_sample(&v90, rs_vec3(0, 0, 0), (float)frand(&seed), (float)frand(&seed), (float)frand(&seed),
+        if (rs_light_sample(&v90, origin, (float)frand(&seed), (float)frand(&seed), (float)frand(&seed),
                             &ls) &&
             ls.at_infinity) {
-            mismatched += fabsf(rs_light_pdf_env(&v90, ls.dir) - ls.pdf) > 1e-3f * ls.pdf;
+            mismatched += fabsf(rs_light_pdf_env(&v90, origin, ls.dir) - ls.pdf) > 1e-3f * ls.pdf;
             f = ls.dir.y > 0.0f ? rs_luminance(ls.radiance) * ls.dir.y / ls.pdf : 0.0;
         }
         sum += f;
@@ -246,7 +247,7 @@ static void check_irradiance_and_rotation(const RsEnvMap* m)
           "irradiance by importance sampling %.5f +- %.5f, by quadrature %.5f", mean, se, quadrature);
     CHECK(mismatched < N / 2000, "%u of %d light samples report a density other than rs_light_pdf_env's", mismatched, N);
     printf("test_env_map: irradiance %.5f +- %.5f (quadrature %.5f), env selection %.3f\n", mean, se, quadrature,
-           v90.env_select_pdf);
+           rs_light_select_pmf(&v90, origin, v90.env_light));
     rs_scene_free(&s0);
     rs_scene_free(&s90);
 }

@@ -1,6 +1,6 @@
 /* test_vecmath_sampling.c - vector math, random numbers and sampling routines (unit suite).
  * Each sampler is checked against the moment its density implies. Host C11. */
-#include "kernel/sampling/rng.h"
+#include "kernel/sampling/sampler.h"
 #include "kernel/sampling/warp.h"
 #include "tests/test.h"
 

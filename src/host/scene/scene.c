@@ -1,10 +1,5 @@
-/* scene.c - building the host scene, its BVH and its light table (see scene.h). Host C11.
- *
- * Light selection for next-event estimation is proportional to emitted power, as pbrt-v4's
- * PowerLightSampler: an area light emits phi = pi * area * luminance(L) (twice that if both
- * faces emit); the environment, seen from inside the scene's bounding sphere of radius R,
- * phi = 4 pi * pi R^2 * luminance(mean L) (pbrt-v4's UniformInfiniteLight::Phi); point and spot
- * lights as point_light_power says.
+/* scene.c - the host scene: adding shapes, materials and lights, and the view per-ray code
+ * reads (see scene.h; rs_scene_build is scene_build.c's). Host C11.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "host/scene/scene.h"
@@ -13,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host/accel/bvh_binary.h"
+#include "kernel/sampling/sampler.h"
 
 void rs_scene_init(RsScene* scene)
 {
@@ -27,6 +22,7 @@ void rs_scene_init(RsScene* scene)
     scene->render.spp = 16;
     scene->render.max_depth = 8;
     scene->render.integrator = RS_INTEGRATOR_PATH;
+    scene->render.sampler = RS_SAMPLER_INDEPENDENT;
     scene->env.zenith = rs_float4(0.0f, 0.0f, 0.0f, rs_uint_as_float(RS_ENV_CONSTANT));
     scene->accel_options = rs_accel_options_default();
     rs_texture_set_init(&scene->textures);
@@ -46,6 +42,7 @@ void rs_scene_free(RsScene* scene)
     rs_env_map_free(&scene->env_map);
     rs_accel_free(&scene->accel);
     free(scene->lights);
+    rs_light_select_free(&scene->light_select);
     free(scene->file);
     memset(scene, 0, sizeof *scene);
 }
@@ -129,7 +126,7 @@ int rs_scene_add_triangle_shaded(RsScene* scene, RsVec3 v0, RsVec3 v1, RsVec3 v2
     }
     RsPrim p;
     p.a = rs_pack(v0, rs_uint_as_float(material));
-    p.b = rs_pack(e1, 0.0f);
+    p.b = rs_pack(e1, rs_uint_as_float(RS_NO_LIGHT)); /* rs_scene_build names its light */
     p.c = rs_pack(e2, rs_uint_as_float(RS_PRIM_TRIANGLE));
     uint32_t flags = 0;
     RsVec3 normal[3] = {rs_vec3_splat(0.0f), rs_vec3_splat(0.0f), rs_vec3_splat(0.0f)};
@@ -162,7 +159,7 @@ int rs_scene_add_sphere(RsScene* scene, RsVec3 centre, float radius, uint32_t ma
 {
     RsPrim p;
     p.a = rs_pack(centre, rs_uint_as_float(material));
-    p.b = rs_float4(radius, 0.0f, 0.0f, 0.0f);
+    p.b = rs_float4(radius, 0.0f, 0.0f, rs_uint_as_float(RS_NO_LIGHT));
     p.c = rs_float4(0.0f, 0.0f, 0.0f, rs_uint_as_float(RS_PRIM_SPHERE));
     return push_prim(scene, p, NULL, err);
 }
@@ -187,144 +184,6 @@ int rs_scene_add_spot_light(RsScene* scene, RsVec3 position, RsVec3 axis, RsVec3
     return rs_array_push(&scene->point_lights, l, err);
 }
 
-/* Power of a point or spot light (pbrt-v4's Phi): 4 pi I, or 2 pi I times the cone's share
- * of the sphere with the falloff band counted half. */
-static double point_light_power(const RsPointLight* l)
-{
-    double intensity = rs_luminance(rs_xyz(l->b));
-    if (rs_float_as_uint(l->a.w) == RS_POINT_LIGHT_SPOT)
-        return 2.0 * RS_PI * intensity * (1.0 - 0.5 * ((double)l->c.w + (double)l->b.w));
-    return 4.0 * RS_PI * intensity;
-}
-
-static float prim_area(const RsPrim* p)
-{
-    if (rs_prim_type(p) == RS_PRIM_SPHERE)
-        return 4.0f * RS_PI * p->b.x * p->b.x;
-    return 0.5f * rs_length(rs_cross(rs_xyz(p->b), rs_xyz(p->c)));
-}
-
-static float env_mean_luminance(const RsEnvironment* env, const RsEnvMap* map)
-{
-    float zenith = rs_luminance(rs_xyz(env->zenith));
-    if (rs_float_as_uint(env->zenith.w) == RS_ENV_CONSTANT)
-        return zenith;
-    if (rs_float_as_uint(env->zenith.w) == RS_ENV_MAP)
-        return zenith * (float)rs_env_map_mean_luminance(map);
-    return (zenith + rs_luminance(rs_xyz(env->horizon)) + rs_luminance(rs_xyz(env->ground))) / 3.0f;
-}
-
-/* Luminance of a material's emission, averaged over its emission texture if it has one. */
-static float emitted_luminance(const RsScene* scene, const RsMaterial* m)
-{
-    RsVec3 e = rs_material_emission(m);
-    uint32_t texture = rs_material_emission_texture(m);
-    if (texture != RS_NO_TEXTURE)
-        e = rs_mul(e, rs_texture_mean(&scene->textures, texture));
-    return rs_luminance(e);
-}
-
-static int build_lights(RsScene* scene, float scene_radius, RsError* err)
-{
-    uint32_t count = 0;
-    float env_lum = env_mean_luminance(&scene->env, &scene->env_map);
-    for (size_t i = 0; i < scene->prims.count; ++i)
-        count += emitted_luminance(scene, &scene->materials.data[rs_prim_material(&scene->prims.data[i])]) > 0.0f;
-    count += env_lum > 0.0f;
-    for (size_t i = 0; i < scene->point_lights.count; ++i)
-        count += point_light_power(&scene->point_lights.data[i]) > 0.0;
-    scene->light_count = count;
-    scene->env_select_pdf = 0.0f;
-    if (count == 0)
-        return 0;
-    scene->lights = rs_alloc_aligned(count, sizeof(RsFloat4), 16);
-    double* power = malloc(count * sizeof *power);
-    if (!scene->lights || !power) {
-        free(power);
-        return rs_error_set(err, "out of memory building the light table (%u lights)", count);
-    }
-    double total = 0.0;
-    uint32_t k = 0;
-    for (size_t i = 0; i < scene->prims.count; ++i) {
-        const RsMaterial* m = &scene->materials.data[rs_prim_material(&scene->prims.data[i])];
-        float lum = emitted_luminance(scene, m);
-        if (!(lum > 0.0f))
-            continue;
-        float area = prim_area(&scene->prims.data[i]);
-        power[k] = RS_PI * area * lum * (rs_material_two_sided(m) ? 2.0 : 1.0);
-        scene->lights[k] = rs_float4(rs_uint_as_float((uint32_t)i), 0.0f, 0.0f, area);
-        total += power[k++];
-    }
-    for (size_t i = 0; i < scene->point_lights.count; ++i) {
-        double phi = point_light_power(&scene->point_lights.data[i]);
-        if (!(phi > 0.0))
-            continue;
-        power[k] = phi;
-        scene->lights[k] = rs_float4(rs_uint_as_float(RS_LIGHT_POINT_BIT | (uint32_t)i), 0.0f, 0.0f, 0.0f);
-        total += power[k++];
-    }
-    if (env_lum > 0.0f) {
-        double r = scene_radius > 0.0f ? scene_radius : 1.0;
-        power[k] = 4.0 * RS_PI * RS_PI * r * r * env_lum;
-        scene->lights[k] = rs_float4(rs_uint_as_float(RS_LIGHT_ENVIRONMENT), 0.0f, 0.0f, 0.0f);
-        total += power[k++];
-    }
-    double cumulative = 0.0;
-    for (uint32_t i = 0; i < count; ++i) {
-        double pdf = power[i] / total;
-        cumulative += pdf;
-        scene->lights[i].y = i + 1 == count ? 1.0f : (float)cumulative;
-        scene->lights[i].z = (float)pdf;
-        uint32_t prim = rs_float_as_uint(scene->lights[i].x);
-        if (prim == RS_LIGHT_ENVIRONMENT)
-            scene->env_select_pdf = (float)pdf;
-        else if (!(prim & RS_LIGHT_POINT_BIT))
-            scene->prims.data[prim].b.w = (float)pdf / scene->lights[i].w;
-    }
-    free(power);
-    return 0;
-}
-
-int rs_scene_build(RsScene* scene, RsError* err)
-{
-    const char* file = scene->file ? scene->file : "scene";
-    if (scene->prims.count == 0)
-        return rs_error_set(err, "%s: the scene has no shapes with any area", file);
-    if (scene->prims.count > 0x7fffffffu)
-        return rs_error_set(err, "%s: too many primitives (%zu)", file, scene->prims.count);
-    rs_accel_free(&scene->accel);
-    if (rs_accel_build(scene->prims.data, (uint32_t)scene->prims.count, &scene->accel_options, &scene->accel, err))
-        return -1;
-    RsVec3 lo = rs_vec3_splat(INFINITY), hi = rs_vec3_splat(-INFINITY);
-    for (size_t i = 0; i < scene->prims.count; ++i) {
-        RsVec3 plo, phi;
-        rs_prim_bounds(&scene->prims.data[i], &plo, &phi);
-        lo = rs_vmin(lo, plo);
-        hi = rs_vmax(hi, phi);
-    }
-    scene->bounds_lo = lo;
-    scene->bounds_hi = hi;
-    free(scene->lights);
-    scene->lights = NULL;
-    if (rs_float_as_uint(scene->env.zenith.w) == RS_ENV_MAP) {
-        if (scene->env_map.width == 0)
-            return rs_error_set(err, "%s: internal error: an environment map without an image", file);
-        if (rs_env_map_build_cdf(&scene->env_map, err))
-            return -1;
-    }
-    if (build_lights(scene, 0.5f * rs_length(rs_sub(hi, lo)), err))
-        return -1;
-    scene->has_cutouts = 0;
-    for (size_t i = 0; i < scene->materials.count; ++i)
-        scene->has_cutouts |= rs_float_as_uint(scene->materials.data[i].e.y) != RS_NO_TEXTURE;
-    scene->cutouts.prims = scene->prims.data;
-    scene->cutouts.materials = scene->materials.data;
-    scene->cutouts.shading = scene->shading.count ? scene->shading.data : NULL;
-    scene->cutouts.textures = rs_texture_set_view(&scene->textures);
-    scene->built = 1;
-    return 0;
-}
-
 RsSceneView rs_scene_view(const RsScene* scene)
 {
     RsSceneView v;
@@ -342,9 +201,10 @@ RsSceneView rs_scene_view(const RsScene* scene)
     v.prim_count = (uint32_t)scene->prims.count;
     v.material_count = (uint32_t)scene->materials.count;
     v.light_count = scene->light_count;
+    v.light_select = rs_light_select_view(&scene->light_select);
     v.env = scene->env;
     v.env_map = rs_env_map_view(&scene->env_map);
-    v.env_select_pdf = scene->env_select_pdf;
+    v.env_light = scene->env_light;
     v.bounds_lo = rs_pack(scene->bounds_lo, 0.0f);
     v.bounds_hi = rs_pack(scene->bounds_hi, 0.0f);
     return v;

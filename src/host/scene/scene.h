@@ -11,6 +11,7 @@
 
 #include "host/accel/accel_build.h"
 #include "host/scene/env_map.h"
+#include "host/scene/light_select.h"
 #include "host/scene/material.h"
 #include "host/scene/texture.h"
 #include "host/util/array.h"
@@ -34,6 +35,7 @@ typedef struct RsRenderDesc {
     uint32_t max_depth;
     uint32_t seed;
     uint32_t integrator; /* RS_INTEGRATOR_* */
+    uint32_t sampler;    /* RS_SAMPLER_* (kernel/sampling/sampler.h): where random numbers come from */
 } RsRenderDesc;
 
 typedef struct RsScene {
@@ -58,9 +60,10 @@ typedef struct RsScene {
     /* filled by rs_scene_build */
     RsAccel accel;
     RsVec3 bounds_lo, bounds_hi; /* of every primitive */
-    RsFloat4* lights;
+    RsFloat4* lights;   /* the light table (lights.h): light_count entries */
     uint32_t light_count;
-    float env_select_pdf;
+    uint32_t env_light; /* the environment's entry, or RS_NO_LIGHT */
+    RsLightSelect light_select; /* how NEE picks among the lights (light_select.h) */
     int built;
 } RsScene;
 

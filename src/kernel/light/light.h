@@ -1,12 +1,13 @@
 /* light.h - emitters: area lights (emissive primitives), point and spot lights, and the
  * environment.
  *
- * Shared header (gcc C11, g++, nvcc). Next-event estimation picks one light by the
- * cumulative table built on the host (selection probability proportional to emitted power),
- * then a point uniformly by area on it (pdf 1/area), or for the environment a direction: in
- * proportion to its image for an environment map (env_map.h), uniformly (pdf 1/(4 pi)) for the
- * constant colour and the sky gradient. rs_light_pdf_* give the same densities, in solid angle,
- * for a direction that BSDF sampling found, which is what MIS needs. Point and spot lights are
+ * Shared header (gcc C11, g++, nvcc). Next-event estimation picks one light of the scene's light
+ * table through light_select.h (which light, with what probability), then a point uniformly by
+ * area on it (pdf 1/area), or for the environment a direction: in proportion to its image for
+ * an environment map (env_map.h), uniformly (pdf 1/(4 pi)) for the constant colour and the sky
+ * gradient. rs_light_pdf_* give the same densities, in solid angle, for a direction that BSDF
+ * sampling found, which is what MIS needs; both sides ask light_select.h for the selection
+ * probability, so they agree by construction. Point and spot lights are
  * delta lights: one direction, radiance I / d^2 (times the spot's falloff), found by NEE only,
  * so their samples are marked `delta` and take no MIS weight.
  */
@@ -14,8 +15,9 @@
 #define RS_KERNEL_LIGHT_H
 
 #include "kernel/geometry/surface.h"
+#include "kernel/light/environment.h"
+#include "kernel/light/light_select.h"
 #include "kernel/sampling/warp.h"
-#include "kernel/scene/scene_view.h"
 #include "kernel/texture/coords.h"
 
 typedef struct RsLightSample {
@@ -28,43 +30,6 @@ typedef struct RsLightSample {
     float point_b1, point_b2; /* its barycentrics on a triangle (rs_light_emission_texture) */
 } RsLightSample;
 
-RS_FN uint32_t rs_env_type(const RsEnvironment* env) { return rs_float_as_uint(env->zenith.w); }
-
-/* A world direction in an environment map's frame, and back: turned about +y. */
-RS_FN RsVec3 rs_env_map_from_world(const RsEnvironment* env, RsVec3 d)
-{
-    float c = env->horizon.x, s = env->horizon.y;
-    return rs_vec3(c * d.x - s * d.z, d.y, s * d.x + c * d.z);
-}
-
-RS_FN RsVec3 rs_env_map_to_world(const RsEnvironment* env, RsVec3 d)
-{
-    float c = env->horizon.x, s = env->horizon.y;
-    return rs_vec3(c * d.x + s * d.z, d.y, -s * d.x + c * d.z);
-}
-
-/* Radiance arriving from the environment along -dir (dir: unit, towards the environment). */
-RS_FN RsVec3 rs_env_radiance(const RsSceneView* s, RsVec3 dir)
-{
-    const RsEnvironment* env = &s->env;
-    RsVec3 zenith = rs_xyz(env->zenith);
-    uint32_t type = rs_env_type(env);
-    if (type == RS_ENV_CONSTANT)
-        return zenith;
-    if (type == RS_ENV_MAP) {
-        float u, v;
-        rs_env_map_uv(rs_env_map_from_world(env, dir), &u, &v);
-        return rs_mul(zenith, rs_env_map_lookup(&s->env_map, u, v));
-    }
-    RsVec3 horizon = rs_xyz(env->horizon), ground = rs_xyz(env->ground);
-    if (dir.y >= 0.0f) {
-        float t = sqrtf(dir.y); /* a sky gradient that whitens quickly towards the horizon */
-        return rs_add(rs_scale(horizon, 1.0f - t), rs_scale(zenith, t));
-    }
-    float t = rs_minf(1.0f, -dir.y * 10.0f); /* a short blend band below the horizon */
-    return rs_add(rs_scale(horizon, 1.0f - t), rs_scale(ground, t));
-}
-
 /* Radiance leaving an emitter of material m towards `towards` (unit), surface normal n. */
 RS_FN RsVec3 rs_emitted(const RsMaterial* m, RsVec3 n, RsVec3 towards)
 {
@@ -73,22 +38,31 @@ RS_FN RsVec3 rs_emitted(const RsMaterial* m, RsVec3 n, RsVec3 towards)
     return rs_material_emission(m);
 }
 
-/* Solid-angle density with which NEE would have sampled `light_point` on prim p from
- * `from`: (P(select)/area) * dist^2 / |cos at the light|. */
-RS_FN float rs_light_pdf_prim(const RsPrim* p, RsVec3 from, RsVec3 light_point, RsVec3 light_normal)
+/* Solid-angle density with which NEE at ctx would have sampled `light_point` on prim p:
+ * (P(select) / area) * dist^2 / |cos at the light|; 0 for a primitive that does not emit. */
+RS_FN float rs_light_pdf_prim(const RsSceneView* s, RsLightContext ctx, const RsPrim* p, RsVec3 light_point,
+                              RsVec3 light_normal)
 {
-    RsVec3 to = rs_sub(light_point, from);
+    uint32_t light = rs_prim_light(p);
+    if (light == RS_NO_LIGHT)
+        return 0.0f;
+    float factor = rs_light_select_pmf(s, ctx, light) / rs_light_area(s->lights[light]);
+    RsVec3 to = rs_sub(light_point, ctx.p);
     float dist2 = rs_dot(to, to);
     float cos_l = fabsf(rs_dot(light_normal, to)) / sqrtf(dist2);
-    return cos_l > 0.0f ? rs_prim_light_factor(p) * dist2 / cos_l : 0.0f;
+    return cos_l > 0.0f ? factor * dist2 / cos_l : 0.0f;
 }
 
-/* Solid-angle density with which NEE would have sampled direction `dir` of the environment. */
-RS_FN float rs_light_pdf_env(const RsSceneView* s, RsVec3 dir)
+/* Solid-angle density with which NEE at ctx would have sampled direction `dir` of the
+ * environment; 0 when the environment is no light. */
+RS_FN float rs_light_pdf_env(const RsSceneView* s, RsLightContext ctx, RsVec3 dir)
 {
+    if (s->env_light == RS_NO_LIGHT)
+        return 0.0f;
+    float select = rs_light_select_pmf(s, ctx, s->env_light);
     if (rs_env_type(&s->env) == RS_ENV_MAP)
-        return s->env_select_pdf * rs_env_map_pdf(&s->env_map, rs_env_map_from_world(&s->env, dir));
-    return s->env_select_pdf * RS_INV_4PI;
+        return select * rs_env_map_pdf(&s->env_map, rs_env_map_from_world(&s->env, dir));
+    return select * RS_INV_4PI;
 }
 
 /* pbrt-v4's spot falloff: 1 inside the inner cone, 0 outside the cone, smoothstep between. */
@@ -122,30 +96,17 @@ RS_FN void rs_light_emission_texture(const RsSceneView* s, RsLightSample* ls)
     ls->radiance = rs_mul(ls->radiance, rs_vec3(c.x, c.y, c.z));
 }
 
-/* Index of the first light whose cumulative probability exceeds u. */
-RS_FN uint32_t rs_light_pick(const RsSceneView* s, float u)
-{
-    uint32_t lo = 0, hi = s->light_count - 1;
-    while (lo < hi) {
-        uint32_t mid = (lo + hi) / 2;
-        if (u < s->lights[mid].y)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return lo;
-}
-
 /* Returns 0 if there is no light or the sampled point sends nothing towards `from`. The shadow
  * ray towards ls->point is made by rs_spawn_ray_to (surface.h), which keeps it off both ends. */
-RS_FN int rs_light_sample(const RsSceneView* s, RsVec3 from, float u_pick, float u1, float u2,
+RS_FN int rs_light_sample(const RsSceneView* s, RsLightContext ctx, float u_pick, float u1, float u2,
                           RsLightSample* ls)
 {
     if (s->light_count == 0)
         return 0;
-    RsFloat4 light = s->lights[rs_light_pick(s, u_pick)];
-    uint32_t prim_index = rs_float_as_uint(light.x);
-    float select_pdf = light.z;
+    RsVec3 from = ctx.p;
+    float select_pdf;
+    RsFloat4 light = s->lights[rs_light_select_sample(s, ctx, u_pick, &select_pdf)];
+    uint32_t prim_index = rs_light_emitter(light);
     ls->delta = 0;
     if (prim_index != RS_LIGHT_ENVIRONMENT && (prim_index & RS_LIGHT_POINT_BIT)) {
         const RsPointLight* l = &s->point_lights[prim_index & ~RS_LIGHT_POINT_BIT];
@@ -203,7 +164,7 @@ RS_FN int rs_light_sample(const RsSceneView* s, RsVec3 from, float u_pick, float
     if (cos_l <= 0.0f)
         return 0;
     ls->radiance = rs_emitted(&s->materials[rs_prim_material(p)], ls->point.n, rs_neg(ls->dir));
-    ls->pdf = select_pdf / light.w * dist2 / cos_l;
+    ls->pdf = select_pdf / rs_light_area(light) * dist2 / cos_l;
     ls->point_b1 = b1;
     ls->point_b2 = b2;
     return !rs_is_black(ls->radiance);

@@ -7,13 +7,14 @@
  *
  * Layouts (every block is one RsFloat4; "bits" means a uint32 stored with rs_uint_as_float):
  *   RsPrim, triangle:  a = v0.xyz | material bits
- *                      b = e1.xyz | light factor        (e1 = v1 - v0)
+ *                      b = e1.xyz | light bits          (e1 = v1 - v0)
  *                      c = e2.xyz | type bits (0)       (e2 = v2 - v0)
  *   RsPrim, sphere:    a = centre.xyz | material bits
- *                      b = (radius, 0, 0) | light factor
+ *                      b = (radius, 0, 0) | light bits
  *                      c = (0, 0, 0) | type bits (1)
- *     light factor = P(select this light) / area, 0 for a primitive that does not emit: what
- *     MIS needs to know the light-sampling density of a point that a BSDF ray happened to hit.
+ *     light bits = the primitive's entry in the light table, or RS_NO_LIGHT if it does not
+ *     emit: what MIS needs to ask light_select.h how likely NEE was to sample a point that a
+ *     BSDF ray happened to hit.
  *   RsMaterial:        a = colour .rgb | type bits (RS_MAT_*, plus RS_MAT_TWO_SIDED)
  *                      b = emitted radiance .rgb | index of refraction (dielectric, plastic coat)
  *                      c = conductor eta .rgb | alpha_x          (GGX roughness along the tangent)
@@ -44,10 +45,12 @@
  *                      c = spot: unit axis .xyz | cos of the angle where the falloff starts
  *     lights without a surface (pbrt-v4's PointLight and SpotLight): no ray can hit them, so
  *     only next-event estimation finds them.
- *   light entry:       x = prim index bits (RS_LIGHT_ENVIRONMENT for the sky; RS_LIGHT_POINT_BIT
- *                          | index for point_lights[index])
- *                      y = cumulative selection probability up to and including this light
- *                      z = selection probability, w = area (0 for the environment)
+ *   light entry:       x = what emits, bits: a primitive's index, RS_LIGHT_POINT_BIT | index
+ *                          for point_lights[index], or RS_LIGHT_ENVIRONMENT for the sky
+ *                      y = area (0 for point, spot and environment lights)
+ *                      z = emitted power (luminance; what selection weighs by), w = unused
+ *     the scene's light table (one entry per emitter: src/host/scene/lights.c); how NEE picks
+ *     among them is light_select.h's business and has arrays of its own.
  * Acceleration structures have their own arrays (accel.h); the scene's primitives stay in the
  * order the scene listed them, which is what hits, lights and shading refer to.
  */
@@ -76,6 +79,7 @@ enum { RS_POINT_LIGHT_POINT = 0, RS_POINT_LIGHT_SPOT = 1 };
 #define RS_LIGHT_ENVIRONMENT 0xffffffffu
 #define RS_LIGHT_POINT_BIT 0x80000000u /* scenes hold fewer than 2^31 primitives (scene.c) */
 #define RS_NO_HIT 0xffffffffu
+#define RS_NO_LIGHT 0xffffffffu /* a primitive that does not emit; a scene without an environment light */
 
 typedef struct RsPrim {
     RsFloat4 a, b, c;
@@ -119,7 +123,11 @@ RS_FN void rs_shading_uv(const RsShading* s, float b1, float b2, float* u, float
 
 RS_FN uint32_t rs_prim_type(const RsPrim* p) { return rs_float_as_uint(p->c.w); }
 RS_FN uint32_t rs_prim_material(const RsPrim* p) { return rs_float_as_uint(p->a.w); }
-RS_FN float rs_prim_light_factor(const RsPrim* p) { return p->b.w; }
+RS_FN uint32_t rs_prim_light(const RsPrim* p) { return rs_float_as_uint(p->b.w); }
+
+RS_FN uint32_t rs_light_emitter(RsFloat4 light) { return rs_float_as_uint(light.x); }
+RS_FN float rs_light_area(RsFloat4 light) { return light.y; }
+RS_FN float rs_light_power(RsFloat4 light) { return light.z; }
 
 RS_FN uint32_t rs_material_type(const RsMaterial* m) { return rs_float_as_uint(m->a.w) & RS_MAT_TYPE_MASK; }
 RS_FN int rs_material_two_sided(const RsMaterial* m) { return (rs_float_as_uint(m->a.w) & RS_MAT_TWO_SIDED) != 0; }

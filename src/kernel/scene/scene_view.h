@@ -12,19 +12,30 @@
 #include "kernel/scene/scene_data.h"
 #include "kernel/texture/texture.h"
 
+/* How next-event estimation picks a light (light_select.h); the host builds the arrays. */
+enum { RS_LIGHT_SELECT_POWER = 0 };
+
+typedef struct RsLightSelectView {
+    uint32_t method;  /* RS_LIGHT_SELECT_* */
+    uint32_t pad_[3];
+    const float* cdf; /* POWER: cumulative probability up to and including light i (last: 1) */
+    const float* pmf; /* POWER: probability of light i */
+} RsLightSelectView;
+
 typedef struct RsSceneView {
     RsAccelView accel;
     const RsPrim* prims; /* in scene order: what hits, lights and shading refer to */
     const RsMaterial* materials;
     const RsShading* shading; /* per primitive, or NULL when no primitive has vertex normals */
-    const RsFloat4* lights;
+    const RsFloat4* lights; /* the light table: one entry per emitter (scene_data.h) */
     const RsPointLight* point_lights;
     uint32_t prim_count, material_count, light_count, point_light_count;
+    RsLightSelectView light_select;
     RsTextureView textures;
     RsEnvironment env;
     RsEnvMapView env_map; /* the image of an RS_ENV_MAP environment */
-    float env_select_pdf; /* probability that next-event estimation picks the environment */
-    float pad2_[3];
+    uint32_t env_light;   /* the environment's entry in the light table, or RS_NO_LIGHT */
+    uint32_t pad2_[3];
     RsFloat4 bounds_lo, bounds_hi; /* xyz: the box of every primitive */
 } RsSceneView;
 

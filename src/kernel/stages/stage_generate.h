@@ -11,7 +11,7 @@
 
 #include "kernel/film/aov.h"
 #include "kernel/film/pixel_order.h"
-#include "kernel/sampling/rng.h"
+#include "kernel/sampling/sampler.h"
 #include "kernel/state/kernel_params.h"
 
 RS_FN void rs_stage_generate(const RsKernelParams* kp, uint32_t slot)
@@ -19,18 +19,18 @@ RS_FN void rs_stage_generate(const RsKernelParams* kp, uint32_t slot)
     uint64_t l = kp->wave_first_path + slot;
     uint32_t pixel = rs_pixel_of_index(rs_span_index(kp, l), kp->width, kp->height);
     uint32_t sample = (uint32_t)(l / kp->span_pixels);
-    uint32_t key = rs_rng_path_key(kp->seed, pixel, sample);
+    RsPathSampler ps = rs_sampler_path(kp->sampler, kp->seed, pixel, sample);
 
-    float film_x = (float)(pixel % kp->width) + rs_rng(key, 0, RS_DIM_PIXEL_X);
-    float film_y = (float)(pixel / kp->width) + rs_rng(key, 0, RS_DIM_PIXEL_Y);
+    float film_x = (float)(pixel % kp->width) + rs_sampler_1d(&ps, 0, RS_DIM_PIXEL_X);
+    float film_y = (float)(pixel / kp->width) + rs_sampler_1d(&ps, 0, RS_DIM_PIXEL_Y);
     RsVec3 origin, dir;
-    rs_camera_ray(&kp->camera, film_x, film_y, kp->width, kp->height, rs_rng(key, 0, RS_DIM_LENS_U),
-                  rs_rng(key, 0, RS_DIM_LENS_V), &origin, &dir);
+    rs_camera_ray(&kp->camera, film_x, film_y, kp->width, kp->height, rs_sampler_1d(&ps, 0, RS_DIM_LENS_U),
+                  rs_sampler_1d(&ps, 0, RS_DIM_LENS_V), &origin, &dir);
 
     kp->rays.origin[slot] = rs_pack(origin, rs_uint_as_float(RS_NO_HIT)); /* leaves no primitive */
     kp->rays.direction[slot] = rs_pack(dir, RS_INFINITY);
     kp->rays.throughput[slot] = rs_float4(1.0f, 1.0f, 1.0f, 0.0f);
-    kp->rays.path[slot] = rs_uint4(slot, pixel, 1u, key);
+    kp->rays.path[slot] = rs_uint4(slot, pixel, 1u, sample);
     kp->path_radiance[slot] = rs_float4(0.0f, 0.0f, 0.0f, 0.0f);
     rs_aov_clear(kp, slot);
 }

@@ -4,9 +4,9 @@
  * For one live ray: add emitted light (escaped rays see the environment), do next-event
  * estimation by writing one shadow ray, then either sample the BSDF and rewrite the ray as the
  * next segment or end the path. The return value says, exactly once per ray, whether the path
- * continues; how a dead ray is dropped is none of this file's business (DESIGN.md section 2).
+ * continues; how a dead ray is dropped is none of this file's business (docs/architecture.md, section 4).
  *
- * Depth (DESIGN.md section 3): path.z counts ray segments traced, the camera ray being 1. A path
+ * Depth (docs/architecture.md, section 4): path.z counts ray segments traced, the camera ray being 1. A path
  * has next-event estimation at each of its first max_depth hits, so max_depth = 1 is camera
  * rays with direct light only and max_depth = d allows d - 1 reflections; light arrives along
  * paths of up to d + 1 segments, by NEE or by a BSDF-sampled ray that hits an emitter. At a
@@ -34,7 +34,7 @@
 #include "kernel/bsdf/bsdf.h"
 #include "kernel/film/aov.h"
 #include "kernel/light/light.h"
-#include "kernel/sampling/rng.h"
+#include "kernel/sampling/sampler.h"
 #include "kernel/state/kernel_params.h"
 #include "kernel/texture/normal_map.h"
 #include "kernel/texture/surface_texture.h"
@@ -56,13 +56,12 @@ RS_FN void rs_add_path_radiance(const RsKernelParams* kp, uint32_t slot, RsVec3 
 /* Next-event estimation from surface point sp. Returns 1 and fills *shadow when there is light
  * to test. */
 RS_FN int rs_shade_next_event(const RsKernelParams* kp, const RsMaterial* mat, const RsSurfacePoint* sp, RsVec3 ns,
-                              RsVec3 wo,
-                              RsVec3 throughput, uint32_t key, uint32_t depth, int use_mis, uint32_t slot,
-                              RsShadowRow* shadow)
+                              RsVec3 wo, RsVec3 throughput, const RsPathSampler* ps, uint32_t depth, int use_mis,
+                              uint32_t slot, RsShadowRow* shadow)
 {
     RsLightSample ls;
-    if (!rs_light_sample(&kp->scene, sp->p, rs_rng(key, depth, RS_DIM_LIGHT_PICK),
-                         rs_rng(key, depth, RS_DIM_LIGHT_U), rs_rng(key, depth, RS_DIM_LIGHT_V), &ls))
+    if (!rs_light_sample(&kp->scene, rs_light_context(sp->p, sp->n), rs_sampler_1d(ps, depth, RS_DIM_LIGHT_PICK),
+                         rs_sampler_1d(ps, depth, RS_DIM_LIGHT_U), rs_sampler_1d(ps, depth, RS_DIM_LIGHT_V), &ls))
         return 0;
     rs_light_emission_texture(&kp->scene, &ls);
     if (rs_is_black(ls.radiance)) /* a black texel of a textured lamp */
@@ -95,7 +94,7 @@ RS_FN uint32_t rs_stage_shade(const RsKernelParams* kp, uint32_t row, RsShadowRo
     RsFloat4 throughput4 = kp->rays.throughput[row];
     RsFloat4 hit4 = kp->rays.hit[row];
     RsUint4 path = kp->rays.path[row];
-    uint32_t slot = path.x, depth = path.z & RS_PATH_DEPTH_MASK, key = path.w;
+    uint32_t slot = path.x, depth = path.z & RS_PATH_DEPTH_MASK;
     RsVec3 dir = rs_xyz(dir4), throughput = rs_xyz(throughput4);
     float prev_pdf = throughput4.w; /* 0: camera ray or delta lobe, so no MIS for what it hits */
     int is_path = kp->integrator == RS_INTEGRATOR_PATH;
@@ -104,7 +103,7 @@ RS_FN uint32_t rs_stage_shade(const RsKernelParams* kp, uint32_t row, RsShadowRo
     if (prim_index == RS_NO_HIT) {
         float weight = 1.0f;
         if (is_path && prev_pdf > 0.0f)
-            weight = rs_power_heuristic(prev_pdf, rs_light_pdf_env(scene, dir));
+            weight = rs_power_heuristic(prev_pdf, rs_light_pdf_env(scene, rs_light_context_of_ray(origin4), dir));
         rs_add_path_radiance(kp, slot, rs_scale(rs_mul(throughput, rs_env_radiance(scene, dir)), weight));
         return RS_SHADE_TERMINATE;
     }
@@ -126,16 +125,18 @@ RS_FN uint32_t rs_stage_shade(const RsKernelParams* kp, uint32_t row, RsShadowRo
     if (!rs_is_black(emitted)) {
         float weight = 1.0f;
         if (is_path && prev_pdf > 0.0f)
-            weight = rs_power_heuristic(prev_pdf, rs_light_pdf_prim(prim, rs_xyz(origin4), sp.p, sp.n));
+            weight = rs_power_heuristic(prev_pdf,
+                                        rs_light_pdf_prim(scene, rs_light_context_of_ray(origin4), prim, sp.p, sp.n));
         rs_add_path_radiance(kp, slot, rs_scale(rs_mul(throughput, emitted), weight));
     }
     if (depth > kp->max_depth) /* the emission-only segment after a specular last vertex */
         return RS_SHADE_TERMINATE;
 
     int is_last = depth == kp->max_depth;
+    RsPathSampler ps = rs_sampler_path(kp->sampler, kp->seed, path.y, path.w);
     uint32_t result = RS_SHADE_TERMINATE;
     if (rs_bsdf_has_density(mat) &&
-        rs_shade_next_event(kp, mat, &sp, ns, wo, throughput, key, depth, is_path && !is_last, slot, shadow))
+        rs_shade_next_event(kp, mat, &sp, ns, wo, throughput, &ps, depth, is_path && !is_last, slot, shadow))
         result |= RS_SHADE_SHADOW;
 
     /* Whitted ends where next-event estimation was possible, and so does a path at its last
@@ -146,15 +147,15 @@ RS_FN uint32_t rs_stage_shade(const RsKernelParams* kp, uint32_t row, RsShadowRo
         return result;
 
     RsBsdfSample bs;
-    if (!rs_bsdf_sample(mat, sp.n, ns, wo, rs_rng(key, depth, RS_DIM_BSDF_U), rs_rng(key, depth, RS_DIM_BSDF_V),
-                        rs_rng(key, depth, RS_DIM_BSDF_LOBE), &bs))
+    if (!rs_bsdf_sample(mat, sp.n, ns, wo, rs_sampler_1d(&ps, depth, RS_DIM_BSDF_U),
+                        rs_sampler_1d(&ps, depth, RS_DIM_BSDF_V), rs_sampler_1d(&ps, depth, RS_DIM_BSDF_LOBE), &bs))
         return result;
     if (delta_only && bs.pdf > 0.0f)
         return result;
     throughput = rs_mul(throughput, bs.weight);
     if (is_path && depth >= kp->rr_depth) {
         float survive = rs_minf(0.95f, rs_max_component(throughput));
-        if (!(rs_rng(key, depth, RS_DIM_ROULETTE) < survive))
+        if (!(rs_sampler_1d(&ps, depth, RS_DIM_ROULETTE) < survive))
             return result;
         throughput = rs_scale(throughput, 1.0f / survive);
     }
@@ -162,7 +163,7 @@ RS_FN uint32_t rs_stage_shade(const RsKernelParams* kp, uint32_t row, RsShadowRo
     kp->rays.origin[row] = rs_pack(rs_spawn_origin(&sp, bs.wi), rs_uint_as_float(sp.skip));
     kp->rays.direction[row] = rs_pack(bs.wi, RS_INFINITY);
     kp->rays.throughput[row] = rs_pack(throughput, bs.pdf);
-    kp->rays.path[row] = rs_uint4(slot, path.y, (path.z & ~RS_PATH_DEPTH_MASK) | (depth + 1), key);
+    kp->rays.path[row] = rs_uint4(slot, path.y, (path.z & ~RS_PATH_DEPTH_MASK) | (depth + 1), path.w);
     return result | RS_SHADE_CONTINUE;
 }
 

@@ -28,6 +28,7 @@ typedef struct RsKernelParams {
     RsCamera camera;
     uint32_t width, height;
     uint32_t seed;
+    uint32_t sampler;    /* RS_SAMPLER_* (sampler.h): where random numbers come from */
     uint32_t max_depth;  /* ray segments per path: 1 = camera rays with direct light only */
     uint32_t integrator; /* RS_INTEGRATOR_* */
     uint32_t rr_depth;   /* Russian roulette may end a path from this depth on */

@@ -17,7 +17,7 @@
     X(RsFloat4, origin,     "origin.xyz | primitive it leaves, never hit (bits; RS_NO_HIT: none)") \
     X(RsFloat4, direction,  "direction.xyz (unit) | tmax") \
     X(RsFloat4, throughput, "throughput.rgb | pdf of the BSDF sample that made this ray (0: camera ray or delta lobe)") \
-    X(RsUint4,  path,       "slot (stable path id) | pixel | depth (segments traced) | rng key") \
+    X(RsUint4,  path,       "slot (stable path id) | pixel | depth (segments traced) | sample index (sampler.h)") \
     X(RsFloat4, hit,        "t | u | v | primitive index bits (RS_NO_HIT: the ray escaped)")
 
 #endif /* RS_KERNEL_RAY_STATE_FIELDS_H */

@@ -78,7 +78,7 @@ static inline void fixture_ray(Fixture* f, uint32_t row, RsVec3 o, RsVec3 d, uin
     f->kp.rays.origin[row] = rs_pack(o, rs_uint_as_float(RS_NO_HIT));
     f->kp.rays.direction[row] = rs_pack(rs_normalize(d), RS_INFINITY);
     f->kp.rays.throughput[row] = rs_pack(throughput, pdf);
-    f->kp.rays.path[row] = rs_uint4(row, row % 32, depth, 12345u + row);
+    f->kp.rays.path[row] = rs_uint4(row, row % 32, depth, 0u); /* sample 0 of pixel row % 32 */
     f->kp.path_radiance[row] = rs_float4(0, 0, 0, 0);
 }
 

@@ -3,7 +3,6 @@
  * to be a bijection on images of awkward sizes), rays start alive at depth 1 with unit
  * throughput, and each ray passes through its own pixel's footprint. */
 #include "kernel/film/pixel_order.h"
-#include "kernel/sampling/rng.h"
 #include "kernel/stages/stage_generate.h"
 #include "stage_fixture.h"
 
@@ -54,7 +53,7 @@ int main(void)
         RsUint4 path = f.kp.rays.path[slot];
         CHECK(path.x == slot && path.y == pixel && path.z == 1u, "slot %u: path = (%u, %u, %u)", slot, path.x, path.y,
               path.z);
-        CHECK(path.w == rs_rng_path_key(f.kp.seed, pixel, sample), "slot %u: rng key", slot);
+        CHECK(path.w == sample, "slot %u: sample index %u, expected %u", slot, path.w, sample);
         RsFloat4 t = f.kp.rays.throughput[slot];
         CHECK(t.x == 1.0f && t.y == 1.0f && t.z == 1.0f && t.w == 0.0f, "slot %u: throughput", slot);
         RsFloat4 r = f.kp.path_radiance[slot];
@@ -82,8 +81,8 @@ int main(void)
         uint32_t index = slot < 6 ? 18 + slot : 8 + (slot - 6), sample = slot < 6 ? 3 : 4;
         uint32_t pixel = rs_pixel_of_index(index, f.kp.width, f.kp.height);
         RsUint4 path = f.kp.rays.path[slot];
-        CHECK(path.y == pixel && path.w == rs_rng_path_key(f.kp.seed, pixel, sample),
-              "span slot %u: pixel %u key %u, expected pixel %u (index %u) of sample %u", slot, path.y, path.w, pixel,
+        CHECK(path.y == pixel && path.w == sample,
+              "span slot %u: pixel %u sample %u, expected pixel %u (index %u) of sample %u", slot, path.y, path.w, pixel,
               index, sample);
     }
     fixture_free(&f);

@@ -1,0 +1,92 @@
+/* lights.c - the scene's light table (see lights.h). Host C11. */
+#include "host/scene/lights.h"
+
+#include <stdlib.h>
+
+/* Power of a point or spot light (pbrt-v4's Phi): 4 pi I, or 2 pi I times the cone's share
+ * of the sphere with the falloff band counted half. */
+static double point_light_power(const RsPointLight* l)
+{
+    double intensity = rs_luminance(rs_xyz(l->b));
+    if (rs_float_as_uint(l->a.w) == RS_POINT_LIGHT_SPOT)
+        return 2.0 * RS_PI * intensity * (1.0 - 0.5 * ((double)l->c.w + (double)l->b.w));
+    return 4.0 * RS_PI * intensity;
+}
+
+static float prim_area(const RsPrim* p)
+{
+    if (rs_prim_type(p) == RS_PRIM_SPHERE)
+        return 4.0f * RS_PI * p->b.x * p->b.x;
+    return 0.5f * rs_length(rs_cross(rs_xyz(p->b), rs_xyz(p->c)));
+}
+
+static float env_mean_luminance(const RsEnvironment* env, const RsEnvMap* map)
+{
+    float zenith = rs_luminance(rs_xyz(env->zenith));
+    if (rs_float_as_uint(env->zenith.w) == RS_ENV_CONSTANT)
+        return zenith;
+    if (rs_float_as_uint(env->zenith.w) == RS_ENV_MAP)
+        return zenith * (float)rs_env_map_mean_luminance(map);
+    return (zenith + rs_luminance(rs_xyz(env->horizon)) + rs_luminance(rs_xyz(env->ground))) / 3.0f;
+}
+
+/* Luminance of a material's emission, averaged over its emission texture if it has one. */
+static float emitted_luminance(const RsScene* scene, const RsMaterial* m)
+{
+    RsVec3 e = rs_material_emission(m);
+    uint32_t texture = rs_material_emission_texture(m);
+    if (texture != RS_NO_TEXTURE)
+        e = rs_mul(e, rs_texture_mean(&scene->textures, texture));
+    return rs_luminance(e);
+}
+
+int rs_scene_build_lights(RsScene* scene, float scene_radius, double** power_out, RsError* err)
+{
+    *power_out = NULL;
+    for (size_t i = 0; i < scene->prims.count; ++i)
+        scene->prims.data[i].b.w = rs_uint_as_float(RS_NO_LIGHT);
+    uint32_t count = 0;
+    float env_lum = env_mean_luminance(&scene->env, &scene->env_map);
+    for (size_t i = 0; i < scene->prims.count; ++i)
+        count += emitted_luminance(scene, &scene->materials.data[rs_prim_material(&scene->prims.data[i])]) > 0.0f;
+    count += env_lum > 0.0f;
+    for (size_t i = 0; i < scene->point_lights.count; ++i)
+        count += point_light_power(&scene->point_lights.data[i]) > 0.0;
+    scene->light_count = count;
+    scene->env_light = RS_NO_LIGHT;
+    if (count == 0)
+        return 0;
+    scene->lights = rs_alloc_aligned(count, sizeof(RsFloat4), 16);
+    double* power = malloc(count * sizeof *power);
+    if (!scene->lights || !power) {
+        free(power);
+        return rs_error_set(err, "out of memory building the light table (%u lights)", count);
+    }
+    uint32_t k = 0;
+    for (size_t i = 0; i < scene->prims.count; ++i) {
+        const RsMaterial* m = &scene->materials.data[rs_prim_material(&scene->prims.data[i])];
+        float lum = emitted_luminance(scene, m);
+        if (!(lum > 0.0f))
+            continue;
+        float area = prim_area(&scene->prims.data[i]);
+        power[k] = RS_PI * area * lum * (rs_material_two_sided(m) ? 2.0 : 1.0);
+        scene->lights[k] = rs_float4(rs_uint_as_float((uint32_t)i), area, (float)power[k], 0.0f);
+        scene->prims.data[i].b.w = rs_uint_as_float(k++);
+    }
+    for (size_t i = 0; i < scene->point_lights.count; ++i) {
+        double phi = point_light_power(&scene->point_lights.data[i]);
+        if (!(phi > 0.0))
+            continue;
+        power[k] = phi;
+        scene->lights[k++] = rs_float4(rs_uint_as_float(RS_LIGHT_POINT_BIT | (uint32_t)i), 0.0f, (float)phi, 0.0f);
+    }
+    if (env_lum > 0.0f) {
+        double r = scene_radius > 0.0f ? scene_radius : 1.0;
+        power[k] = 4.0 * RS_PI * RS_PI * r * r * env_lum;
+        scene->env_light = k;
+        scene->lights[k] = rs_float4(rs_uint_as_float(RS_LIGHT_ENVIRONMENT), 0.0f, (float)power[k], 0.0f);
+        k++;
+    }
+    *power_out = power;
+    return 0;
+}
