@@ -127,6 +127,20 @@ RS_FN float rs_maxf(float a, float b)
 }
 RS_FN float rs_clampf(float x, float lo, float hi) { return rs_minf(rs_maxf(x, lo), hi); }
 
+/* *p += v from any thread; returns the old value. Relaxed: it only hands out distinct slots, and
+ * what the slots hold is published by the end of the launch (the kernel boundary on the GPU,
+ * the thread pool's join on the CPU). On the host this is the GCC/Clang builtin that C11's
+ * atomic_fetch_add_explicit(..., memory_order_relaxed) expands to; the builtin takes a plain
+ * uint64_t, so one field serves C, C++ (no <stdatomic.h> before C++23) and the device. */
+RS_FN uint64_t rs_atomic_add_u64(uint64_t* p, uint64_t v)
+{
+#if RS_DEVICE_CODE
+    return (uint64_t)atomicAdd((unsigned long long*)p, (unsigned long long)v);
+#else
+    return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+#endif
+}
+
 #define RS_PI 3.14159265358979323846f
 #define RS_INV_PI 0.31830988618379067154f
 #define RS_INV_4PI 0.07957747154594766788f
