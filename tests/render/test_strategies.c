@@ -3,7 +3,7 @@
  * with each acceleration structure; and the structures give the same image within 0.2% (render
  * suite, CPU).
  *
- * DESIGN.md section 3: random numbers depend only on (seed, pixel, sample, bounce, dimension)
+ * docs/architecture.md, section 8: random numbers depend only on (seed, pixel, sample, bounce, dimension)
  * and each path owns its accumulator, so nothing may depend on which rows are visited in
  * which order. A strategy that drops a live ray, runs a dead one or mixes up rows changes the
  * image or the counts. The image size (45 x 37 = 1665 pixels) is deliberately not a multiple

@@ -1,4 +1,4 @@
-/* kernel/accel/bvh2.h - the binary BVH: node layout, closest-hit and any-hit traversal.
+/* bvh2.h - the binary BVH: node layout, closest-hit and any-hit traversal.
  *
  * Shared header (gcc C11, g++, nvcc). The baseline structure: a binned-SAH binary tree
  * (src/host/accel/bvh2_build.c) whose nodes hold both child boxes, traversed with a stack in

@@ -1,4 +1,4 @@
-/* kernel/accel/bvh8.h - the 8-wide compressed BVH: node layout, closest-hit and any-hit traversal.
+/* bvh8.h - the 8-wide compressed BVH: node layout, closest-hit and any-hit traversal.
  *
  * Shared header (gcc C11, g++, nvcc). After Ylitie, Karras and Laine, "Efficient Incoherent
  * Ray Traversal on GPUs Through Compressed Wide BVHs" (HPG 2017). The builder

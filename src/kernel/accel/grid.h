@@ -1,4 +1,4 @@
-/* kernel/accel/grid.h - the uniform grid: layout, closest-hit and any-hit traversal.
+/* grid.h - the uniform grid: layout, closest-hit and any-hit traversal.
  *
  * Shared header (gcc C11, g++, nvcc). Purcell's accelerator (GPU Gems 2, ch. 33.3.3; Purcell
  * et al., "Ray Tracing on Programmable Graphics Hardware", 2002): the scene box cut into

@@ -1,4 +1,4 @@
-/* kernel/bsdf/conductor.h - metals: smooth or GGX-rough reflection with the complex Fresnel term.
+/* conductor.h - metals: smooth or GGX-rough reflection with the complex Fresnel term.
  *
  * Shared header (gcc C11, g++, nvcc). Local frame, wo.z > 0 (bsdf.h mirrors the frame for a ray
  * arriving on the back, so conductors reflect on both sides, as pbrt's and Mitsuba's do).

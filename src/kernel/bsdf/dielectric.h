@@ -1,4 +1,4 @@
-/* kernel/bsdf/dielectric.h - glass and water: smooth or GGX-rough reflection and refraction.
+/* dielectric.h - glass and water: smooth or GGX-rough reflection and refraction.
  *
  * Shared header (gcc C11, g++, nvcc). Local frame; the front (z > 0) is outside, ior is the
  * inside's index over the outside's. The colour tints transmission only (Mitsuba's

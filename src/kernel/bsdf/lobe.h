@@ -1,4 +1,4 @@
-/* kernel/bsdf/lobe.h - what every scattering model shares: the sample record and the local frame.
+/* lobe.h - what every scattering model shares: the sample record and the local frame.
  *
  * Shared header (gcc C11, g++, nvcc). Models (bsdf_*.h) work in a local frame whose z axis is
  * the surface normal; bsdf.h moves directions in and out of it. All directions point away from

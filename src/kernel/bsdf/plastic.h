@@ -1,4 +1,4 @@
-/* kernel/bsdf/plastic.h - a diffuse base under a smooth or GGX-rough dielectric coat.
+/* plastic.h - a diffuse base under a smooth or GGX-rough dielectric coat.
  *
  * Shared header (gcc C11, g++, nvcc). Local frame, wo.z > 0 (two-sided, like diffuse). The
  * coat (index ior, uncoloured) reflects specularly; what it transmits reaches the base, whose

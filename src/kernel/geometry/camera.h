@@ -1,6 +1,6 @@
 /* camera.h - pinhole and thin-lens camera rays.
  *
- * Shared header (gcc C11, g++, nvcc). Conventions (DESIGN.md section 5): right-handed, y up,
+ * Shared header (gcc C11, g++, nvcc). Conventions (scenes/README.md): right-handed, y up,
  * vertical field of view in degrees in the scene file; pixel (0,0) is the top-left corner of
  * the image. The host fills RsCamera from eye / look_at / up (src/host/scene/scene.c).
  *   eye     = position.xyz     | lens radius (0: pinhole)

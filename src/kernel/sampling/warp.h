@@ -1,4 +1,4 @@
-/* kernel/sampling/warp.h - warping uniform numbers into directions and points, and the MIS heuristic.
+/* warp.h - warping uniform numbers into directions and points, and the MIS heuristic.
  *
  * Shared header (gcc C11, g++, nvcc). Each sampler states the density it draws from; the
  * callers divide by exactly that density.

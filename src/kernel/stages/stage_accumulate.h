@@ -5,7 +5,7 @@
  * wave's slot `lane` and adds that pixel's paths (slots lane, lane + span pixels, ...) in increasing
  * sample order. The sum for a pixel is therefore ((L_0 + L_1) + L_2) + ... whatever the wave
  * size, the span, the device, the strategy or the thread count: the film is bit-identical across all of them
- * (DESIGN.md section 3). The work is proportional to the wave, not to the image: a small wave
+ * (docs/architecture.md, section 8). The work is proportional to the wave, not to the image: a small wave
  * (--max-memory) touches only its own pixels.
  */
 #ifndef RS_KERNEL_STAGE_ACCUMULATE_H

@@ -1,4 +1,4 @@
-/* kernel/texture/coords.h - the texture coordinates of a point on a primitive, and how densely they
+/* coords.h - the texture coordinates of a point on a primitive, and how densely they
  * cover the surface there (for the level of detail). Shared header (gcc C11, g++, nvcc); used by
  * shade (surface_texture.h) and by light sampling (emission textures, light.h).
  *
