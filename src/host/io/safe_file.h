@@ -4,8 +4,8 @@
  *   writing: whole files at once, through PATH.tmp-PID, every call checked, fsync'ed, then
  *   renamed, so that a full disk or a crash never leaves a truncated file under the final name.
  *
- * Host C11 (POSIX). Images (image_io.c), checkpoints (checkpoint.c), scene files (scene_json.c)
- * and mesh files (mesh_import.c) all go through here.
+ * Host C11 (POSIX). Images (image_io.c), checkpoints (checkpoint.c), scene files (the loader and
+ * the importers of src/host/import/) and mesh files (mesh_import.c) all go through here.
  */
 #ifndef RS_HOST_SAFE_FILE_H
 #define RS_HOST_SAFE_FILE_H

@@ -2,9 +2,10 @@
  * per-ray code reads once rs_scene_build has made the acceleration structure and the light
  * table.
  *
- * Host C11. Built either by the JSON loader (scene_json.c) or directly through the
- * rs_scene_add_* calls (tests do this). The primitives stay in the order they were added; the
- * acceleration structure keeps its own copies. After rs_scene_build they must not change.
+ * Host C11. Built by an importer (src/host/import/, through rs_scene_load) or directly through
+ * the rs_scene_add_* calls (tests do this). The primitives stay in the order they were added;
+ * the acceleration structure keeps its own copies. After rs_scene_build (scene_build.c) they
+ * must not change.
  */
 #ifndef RS_HOST_SCENE_H
 #define RS_HOST_SCENE_H

@@ -7,9 +7,9 @@
  * an environment map (env_map.h), uniformly (pdf 1/(4 pi)) for the constant colour and the sky
  * gradient. rs_light_pdf_* give the same densities, in solid angle, for a direction that BSDF
  * sampling found, which is what MIS needs; both sides ask light_select.h for the selection
- * probability, so they agree by construction. Point and spot lights are
- * delta lights: one direction, radiance I / d^2 (times the spot's falloff), found by NEE only,
- * so their samples are marked `delta` and take no MIS weight.
+ * probability, so they agree by construction. Point and spot lights are delta lights: one
+ * direction, radiance I / d^2 (times the spot's falloff), found by NEE only, so their samples
+ * are marked `delta` and take no MIS weight.
  */
 #ifndef RS_KERNEL_LIGHT_H
 #define RS_KERNEL_LIGHT_H
@@ -106,10 +106,10 @@ RS_FN int rs_light_sample(const RsSceneView* s, RsLightContext ctx, float u_pick
     RsVec3 from = ctx.p;
     float select_pdf;
     RsFloat4 light = s->lights[rs_light_select_sample(s, ctx, u_pick, &select_pdf)];
-    uint32_t prim_index = rs_light_emitter(light);
+    uint32_t emitter = rs_light_emitter(light);
     ls->delta = 0;
-    if (prim_index != RS_LIGHT_ENVIRONMENT && (prim_index & RS_LIGHT_POINT_BIT)) {
-        const RsPointLight* l = &s->point_lights[prim_index & ~RS_LIGHT_POINT_BIT];
+    if (emitter != RS_LIGHT_ENVIRONMENT && (emitter & RS_LIGHT_POINT_BIT)) {
+        const RsPointLight* l = &s->point_lights[emitter & ~RS_LIGHT_POINT_BIT];
         RsVec3 to = rs_sub(rs_xyz(l->a), from);
         float dist2 = rs_dot(to, to);
         if (!(dist2 > 0.0f))
@@ -127,7 +127,7 @@ RS_FN int rs_light_sample(const RsSceneView* s, RsLightContext ctx, float u_pick
         ls->point.prim = ls->point.skip = RS_NO_HIT;
         return !rs_is_black(ls->radiance);
     }
-    if (prim_index == RS_LIGHT_ENVIRONMENT) {
+    if (emitter == RS_LIGHT_ENVIRONMENT) {
         ls->at_infinity = 1;
         /* no point; filled so that no caller can read an undefined one */
         ls->point.p = ls->point.n = ls->point.error = rs_vec3_splat(0.0f);
@@ -146,14 +146,14 @@ RS_FN int rs_light_sample(const RsSceneView* s, RsLightContext ctx, float u_pick
         return !rs_is_black(ls->radiance);
     }
     ls->at_infinity = 0;
-    const RsPrim* p = &s->prims[prim_index];
+    const RsPrim* p = &s->prims[emitter];
     float b1 = 0.0f, b2 = 0.0f;
     if (rs_prim_type(p) == RS_PRIM_SPHERE) {
         RsVec3 unit = rs_sample_uniform_sphere(u1, u2);
-        ls->point = rs_surface_on_sphere(p, prim_index, rs_madd(rs_xyz(p->a), unit, p->b.x));
+        ls->point = rs_surface_on_sphere(p, emitter, rs_madd(rs_xyz(p->a), unit, p->b.x));
     } else {
         rs_sample_triangle(u1, u2, &b1, &b2);
-        ls->point = rs_surface_on_triangle(p, prim_index, b1, b2);
+        ls->point = rs_surface_on_triangle(p, emitter, b1, b2);
     }
     RsVec3 to = rs_sub(ls->point.p, from);
     float dist2 = rs_dot(to, to);

@@ -12,23 +12,13 @@
 #define RS_TESTS_HOST_BACKEND_SPLAT_SYNTH_H
 
 #include "kernel/film/splat.h"
+#include "kernel/sampling/rng.h"
 
 #define SPLAT_SYNTH_HOT 4u
 
-/* Chris Wellons' lowbias32: every input bit moves every output bit. */
-RS_FN uint32_t splat_synth_hash(uint32_t x)
-{
-    x ^= x >> 16;
-    x *= 0x7feb352du;
-    x ^= x >> 15;
-    x *= 0x846ca68bu;
-    x ^= x >> 16;
-    return x;
-}
-
 RS_FN uint32_t splat_synth_pixel(uint32_t i, uint32_t pixels)
 {
-    uint32_t h = splat_synth_hash(i ^ 0x9e3779b9u);
+    uint32_t h = rs_hash_u32(i ^ 0x9e3779b9u);
     if ((h & 3u) == 0)
         return ((h >> 2) % SPLAT_SYNTH_HOT * 977u) % pixels;
     return (h >> 2) % pixels;
@@ -42,8 +32,8 @@ RS_FN float splat_synth_float(uint32_t h)
 
 RS_FN RsVec3 splat_synth_value(uint32_t i)
 {
-    return rs_vec3(splat_synth_float(splat_synth_hash(3u * i + 1u)), splat_synth_float(splat_synth_hash(3u * i + 2u)),
-                   splat_synth_float(splat_synth_hash(3u * i + 3u)));
+    return rs_vec3(splat_synth_float(rs_hash_u32(3u * i + 1u)), splat_synth_float(rs_hash_u32(3u * i + 2u)),
+                   splat_synth_float(rs_hash_u32(3u * i + 3u)));
 }
 
 /* Appends splat i of a plane of `pixels` pixels. */
@@ -55,7 +45,7 @@ RS_FN int splat_synth_add(RsSplatQueue q, uint32_t i, uint32_t pixels)
 /* A plane's starting value for pixel p (w: a sample count that resolve must leave alone). */
 RS_FN RsFloat4 splat_synth_base(uint32_t p)
 {
-    uint32_t h = splat_synth_hash(p + 0x51ed27u);
+    uint32_t h = rs_hash_u32(p + 0x51ed27u);
     return (h & 1u) ? rs_float4(0.0f, 0.0f, 0.0f, 0.0f) : rs_pack(splat_synth_value(~p), (float)(h >> 24));
 }
 
