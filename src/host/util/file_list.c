@@ -5,18 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host/util/array.h"
+
 int rs_file_list_add(RsFileList* list, const char* path, RsError* err)
 {
     if (!list || rs_file_list_contains(list, path))
         return 0;
-    if (list->count == list->capacity) {
-        size_t capacity = list->capacity ? 2 * list->capacity : 16;
-        char** grown = realloc(list->paths, capacity * sizeof *grown);
-        if (!grown)
-            return rs_error_set(err, "out of memory listing the files read");
-        list->paths = grown;
-        list->capacity = capacity;
-    }
+    if (rs_array_reserve_raw((void**)&list->paths, &list->capacity, list->count, 1, sizeof *list->paths, err))
+        return -1;
     char* copy = strdup(path);
     if (!copy)
         return rs_error_set(err, "out of memory listing the files read");
