@@ -11,6 +11,12 @@ static const char help_before_deadray[] =
     "  --max-depth D         ray segments per path; 1 = camera rays + direct light (default: scene)\n"
     "  --integrator NAME     path | whitted (default: scene)\n"
     "  --seed S              random seed (default: scene)\n"
+    "  --sampler NAME        independent | sobol: where random numbers come from (default: scene)\n"
+    "  --light-sampler NAME  power | tree: how a light is picked for direct lighting (default:\n"
+    "                        scene)\n"
+    "  --noise-threshold E   adaptive sampling: a pixel stops once its estimated error is below E\n"
+    "                        (0 to 1; 0.01 is a good start; 0 = off; default: scene)\n"
+    "  --min-spp N           adaptive sampling: samples before a pixel may stop (default: scene)\n"
     "  --width W --height H  image size (default: the scene's camera.resolution)\n"
     "  --backend NAME        auto | cpu | cuda (default auto: CUDA when a device is present)\n"
     "  --devices all|LIST    GPUs to share the image, e.g. 0,2 (default all; `raystream info`\n"
@@ -158,6 +164,29 @@ int rs_common_option(int argc, char** argv, int* i, RsCommonOptions* o)
             return -1;
         }
         o->integrator_set = 1;
+    } else if (VALUE("--sampler", NULL)) {
+        if (rs_sampler_parse(v, &o->sampler)) {
+            rs_cli_error("--sampler: unknown sampler '%s' (expected one of: %s)", v, rs_sampler_list());
+            return -1;
+        }
+        o->sampler_set = 1;
+    } else if (VALUE("--light-sampler", NULL)) {
+        if (rs_light_sampler_parse(v, &o->light_sampler)) {
+            rs_cli_error("--light-sampler: unknown light sampler '%s' (expected one of: %s)", v,
+                         rs_light_sampler_list());
+            return -1;
+        }
+        o->light_sampler_set = 1;
+    } else if (VALUE("--noise-threshold", NULL)) {
+        double threshold;
+        if (rs_cli_float("--noise-threshold", v, 0.0, RS_MAX_NOISE_THRESHOLD, &threshold))
+            return -1;
+        o->noise_threshold = (float)threshold;
+        o->noise_threshold_set = 1;
+    } else if (VALUE("--min-spp", NULL)) {
+        if (rs_cli_uint("--min-spp", v, 1, 1u << 20, &n))
+            return -1;
+        o->min_spp = (uint32_t)n;
     } else if (VALUE("--deadray", NULL)) {
         if (rs_deadray_parse(v, &o->backend.deadray)) {
             rs_cli_error("--deadray: unknown strategy '%s' (expected one of: %s)", v, rs_deadray_list());
@@ -212,4 +241,12 @@ void rs_common_options_apply(const RsCommonOptions* o, RsRenderDesc* r)
         r->seed = o->seed;
     if (o->integrator_set)
         r->integrator = o->integrator;
+    if (o->sampler_set)
+        r->sampler = o->sampler;
+    if (o->light_sampler_set)
+        r->light_sampler = o->light_sampler;
+    if (o->noise_threshold_set)
+        r->noise_threshold = o->noise_threshold;
+    if (o->min_spp)
+        r->min_spp = o->min_spp;
 }

@@ -19,6 +19,9 @@ typedef struct RsCommonOptions {
     uint32_t width, height, spp, max_depth, seed;
     int seed_set, integrator_set;
     uint32_t integrator;
+    uint32_t sampler, light_sampler, min_spp; /* --sampler, --light-sampler, --min-spp */
+    float noise_threshold;                   /* --noise-threshold */
+    int sampler_set, light_sampler_set, noise_threshold_set;
     int quiet;
     int devices[RS_MAX_DEVICES]; /* --devices; device_count 0 = all */
     int device_count;

@@ -404,6 +404,14 @@ int rs_cmd_bench(int argc, char** argv)
             status = RS_EXIT_FAILURE;
             break;
         }
+        RsRenderDesc overrides = scene.render;
+        rs_common_options_apply(&o.common, &overrides);
+        if (rs_scene_set_render(&scene, &overrides, &err)) {
+            rs_cli_error("%s", err.message);
+            rs_scene_free(&scene);
+            status = RS_EXIT_FAILURE;
+            break;
+        }
         rs_bench_meta_scene(&meta, o.scenes[si], &scene);
         for (int d = 0; d < RS_DEADRAY_COUNT && status == RS_EXIT_OK; ++d) {
             if (!o.deadray[d])

@@ -246,6 +246,11 @@ static int render_main(RsRenderArgs* args, RsCluster* cl)
     }
     RsRenderDesc rd = scene.render;
     rs_common_options_apply(opt, &rd);
+    if (rs_scene_set_render(&scene, &rd, &err)) {
+        rs_cli_error("%s", err.message);
+        rs_scene_free(&scene);
+        return RS_EXIT_FAILURE;
+    }
     RsCheckpointHeader ck;
     rs_checkpoint_header_init(&ck);
     ck.width = rd.width;

@@ -76,6 +76,8 @@ int rs_viewer_open(RsViewer* v, const char* scene_path, const RsCommonOptions* o
         return -1;
     RsRenderDesc rd = v->scene.render;
     rs_common_options_apply(options, &rd);
+    if (rs_scene_set_render(&v->scene, &rd, err))
+        return -1;
     v->width = rd.width;
     v->height = rd.height;
     v->max_depth = rd.max_depth;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host/scene/settings.h"
 #include "kernel/sampling/sampler.h"
 
 void rs_scene_init(RsScene* scene)
@@ -23,6 +24,9 @@ void rs_scene_init(RsScene* scene)
     scene->render.max_depth = 8;
     scene->render.integrator = RS_INTEGRATOR_PATH;
     scene->render.sampler = RS_SAMPLER_INDEPENDENT;
+    scene->render.light_sampler = RS_LIGHT_SELECT_POWER;
+    scene->render.noise_threshold = 0.0f;
+    scene->render.min_spp = RS_DEFAULT_MIN_SPP;
     scene->env.zenith = rs_float4(0.0f, 0.0f, 0.0f, rs_uint_as_float(RS_ENV_CONSTANT));
     scene->accel_options = rs_accel_options_default();
     rs_texture_set_init(&scene->textures);

@@ -37,6 +37,9 @@ typedef struct RsRenderDesc {
     uint32_t seed;
     uint32_t integrator; /* RS_INTEGRATOR_* */
     uint32_t sampler;    /* RS_SAMPLER_* (kernel/sampling/sampler.h): where random numbers come from */
+    uint32_t light_sampler;  /* RS_LIGHT_SELECT_* (kernel/light/light_select.h): how NEE picks a light */
+    float noise_threshold;   /* adaptive sampling: a pixel stops below this error; 0 = off */
+    uint32_t min_spp;        /* adaptive sampling: samples every pixel takes before it may stop */
 } RsRenderDesc;
 
 typedef struct RsScene {
@@ -92,6 +95,14 @@ int rs_scene_add_sphere(RsScene* scene, RsVec3 centre, float radius, uint32_t ma
 
 /* Acceleration structure (scene->accel_options) and light table. Fails on an empty scene. */
 int rs_scene_build(RsScene* scene, RsError* err);
+
+/* Rebuilds the light table and its selection with another method (RS_LIGHT_SELECT_*) on a built
+ * scene, as --light-sampler asks; render.light_sampler records it. */
+int rs_scene_select_lights(RsScene* scene, uint32_t method, RsError* err);
+
+/* Makes `render` (the scene's settings with the command line's overrides) the scene's, on a
+ * built scene: reselects the lights when the light sampler changed. */
+int rs_scene_set_render(RsScene* scene, const RsRenderDesc* render, RsError* err);
 
 RsSceneView rs_scene_view(const RsScene* scene);
 RsCamera rs_camera_make(const RsCameraDesc* desc, uint32_t width, uint32_t height);

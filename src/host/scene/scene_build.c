@@ -38,12 +38,7 @@ int rs_scene_build(RsScene* scene, RsError* err)
         if (rs_env_map_build_cdf(&scene->env_map, err))
             return -1;
     }
-    double* power = NULL;
-    if (rs_scene_build_lights(scene, 0.5f * rs_length(rs_sub(hi, lo)), &power, err))
-        return -1;
-    int failed = rs_light_select_build(&scene->light_select, RS_LIGHT_SELECT_POWER, power, scene->light_count, err);
-    free(power);
-    if (failed)
+    if (rs_scene_select_lights(scene, scene->render.light_sampler, err))
         return -1;
     scene->has_cutouts = 0;
     for (size_t i = 0; i < scene->materials.count; ++i)
@@ -53,5 +48,30 @@ int rs_scene_build(RsScene* scene, RsError* err)
     scene->cutouts.shading = scene->shading.count ? scene->shading.data : NULL;
     scene->cutouts.textures = rs_texture_set_view(&scene->textures);
     scene->built = 1;
+    return 0;
+}
+
+int rs_scene_select_lights(RsScene* scene, uint32_t method, RsError* err)
+{
+    double* power = NULL;
+    free(scene->lights);
+    scene->lights = NULL;
+    rs_light_select_free(&scene->light_select);
+    if (rs_scene_build_lights(scene, 0.5f * rs_length(rs_sub(scene->bounds_hi, scene->bounds_lo)), &power, err))
+        return -1;
+    int failed = rs_light_select_build(&scene->light_select, method, power, scene->light_count, err);
+    free(power);
+    if (failed)
+        return -1;
+    scene->render.light_sampler = method;
+    return 0;
+}
+
+int rs_scene_set_render(RsScene* scene, const RsRenderDesc* render, RsError* err)
+{
+    if (render->light_sampler != scene->render.light_sampler &&
+        rs_scene_select_lights(scene, render->light_sampler, err))
+        return -1;
+    scene->render = *render;
     return 0;
 }

@@ -28,8 +28,22 @@
 #define RS_SCENE_MIN_IOR 0.01
 #define RS_SCENE_MAX_IOR 100.0
 
-/* "path" / "whitted" <-> RS_INTEGRATOR_*; parse returns -1 for an unknown name. */
+/* Adaptive sampling: the smallest --min-spp default, and the documented threshold range. */
+#define RS_DEFAULT_MIN_SPP 16
+#define RS_MAX_NOISE_THRESHOLD 1.0
+
+/* Names <-> values of the settings chosen by name; parse returns -1 for an unknown name, and
+ * the *_list functions say what is accepted, for error messages.
+ *   integrator     "path" / "whitted"         RS_INTEGRATOR_*
+ *   sampler        "independent" / "sobol"    RS_SAMPLER_* (kernel/sampling/sampler.h)
+ *   light sampler  "power" / "tree"           RS_LIGHT_SELECT_* (kernel/scene/scene_view.h) */
 int rs_integrator_parse(const char* name, uint32_t* out);
 const char* rs_integrator_name(uint32_t integrator);
+int rs_sampler_parse(const char* name, uint32_t* out);
+const char* rs_sampler_name(uint32_t sampler);
+const char* rs_sampler_list(void);
+int rs_light_sampler_parse(const char* name, uint32_t* out);
+const char* rs_light_sampler_name(uint32_t light_sampler);
+const char* rs_light_sampler_list(void);
 
 #endif /* RS_HOST_SETTINGS_H */

@@ -29,6 +29,7 @@
 
 enum {
     RS_SAMPLER_INDEPENDENT = 0, /* rng.h's hash of (seed, stream, index, bounce, dimension) */
+    RS_SAMPLER_SOBOL = 1,       /* Owen-scrambled Sobol points, padded per bounce (sobol.h) */
     RS_SAMPLER_COUNT
 };
 

@@ -13,7 +13,11 @@
 #include "kernel/texture/texture.h"
 
 /* How next-event estimation picks a light (light_select.h); the host builds the arrays. */
-enum { RS_LIGHT_SELECT_POWER = 0 };
+enum {
+    RS_LIGHT_SELECT_POWER = 0, /* one CDF over the lights' powers */
+    RS_LIGHT_SELECT_TREE = 1,  /* a light BVH with power and orientation bounds (light_tree.h) */
+    RS_LIGHT_SELECT_COUNT
+};
 
 typedef struct RsLightSelectView {
     uint32_t method;  /* RS_LIGHT_SELECT_* */

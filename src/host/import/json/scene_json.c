@@ -112,19 +112,34 @@ static int read_camera(const RsJsonReader* r, const cJSON* cam)
 
 static int read_render(const RsJsonReader* r, const cJSON* node)
 {
-    static const char* const keys[] = {"integrator", "max_depth", "spp", "seed", NULL};
+    static const char* const keys[] = {"integrator", "max_depth", "spp",           "seed",
+                                       "sampler",    "light_sampler", "noise_threshold", "min_spp", NULL};
     const char* path = "render";
     RsRenderDesc* rd = &r->scene->render;
     if (rs_json_expect_object(r, node, path) || rs_json_check_keys(r, node, path, keys))
         return -1;
-    const char* integrator = NULL;
+    const char *integrator = NULL, *sampler = NULL, *light_sampler = NULL;
+    double threshold = rd->noise_threshold;
     if (rs_json_get_string(r, node, path, "integrator", 0, &integrator) ||
+        rs_json_get_string(r, node, path, "sampler", 0, &sampler) ||
+        rs_json_get_string(r, node, path, "light_sampler", 0, &light_sampler) ||
         rs_json_get_uint(r, node, path, "max_depth", 0, 1, RS_SCENE_MAX_DEPTH, &rd->max_depth) ||
         rs_json_get_uint(r, node, path, "spp", 0, 1, RS_SCENE_MAX_SPP, &rd->spp) ||
-        rs_json_get_uint(r, node, path, "seed", 0, 0, 4294967295.0, &rd->seed))
+        rs_json_get_uint(r, node, path, "seed", 0, 0, 4294967295.0, &rd->seed) ||
+        rs_json_get_uint(r, node, path, "min_spp", 0, 1, RS_SCENE_MAX_SPP, &rd->min_spp) ||
+        rs_json_get_number(r, node, path, "noise_threshold", 0, &threshold))
         return -1;
+    if (!(threshold >= 0.0 && threshold <= RS_MAX_NOISE_THRESHOLD))
+        return rs_json_fail(r, "render.noise_threshold", "must be in [0, %g] (0: adaptive sampling off; got %g)",
+                            RS_MAX_NOISE_THRESHOLD, threshold);
+    rd->noise_threshold = (float)threshold;
     if (integrator && rs_integrator_parse(integrator, &rd->integrator))
         return rs_json_fail(r, "render.integrator", "must be \"path\" or \"whitted\" (got \"%s\")", integrator);
+    if (sampler && rs_sampler_parse(sampler, &rd->sampler))
+        return rs_json_fail(r, "render.sampler", "must be one of %s (got \"%s\")", rs_sampler_list(), sampler);
+    if (light_sampler && rs_light_sampler_parse(light_sampler, &rd->light_sampler))
+        return rs_json_fail(r, "render.light_sampler", "must be one of %s (got \"%s\")", rs_light_sampler_list(),
+                            light_sampler);
     return 0;
 }
 
