@@ -67,6 +67,8 @@ typedef struct RsFrameDesc {
     uint32_t width, height;
     uint32_t seed, max_depth, integrator, rr_depth;
     uint32_t sampler; /* RS_SAMPLER_* (kernel/sampling/sampler.h) */
+    float noise_threshold; /* adaptive sampling (docs/architecture.md): 0 = off */
+    uint32_t min_spp;      /* adaptive sampling: samples before a pixel may stop */
 } RsFrameDesc;
 
 /* A wave: paths [first_path, first_path + paths) of a span of the image (kernel_params.h). */

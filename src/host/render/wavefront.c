@@ -28,6 +28,8 @@ RsFrameDesc rs_frame_from_scene(const RsScene* scene, uint32_t width, uint32_t h
     f.integrator = integrator;
     f.rr_depth = RS_DEFAULT_RR_DEPTH;
     f.sampler = scene->render.sampler;
+    f.noise_threshold = scene->render.noise_threshold;
+    f.min_spp = scene->render.min_spp;
     return f;
 }
 
