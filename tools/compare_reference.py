@@ -146,6 +146,9 @@ def main():
     ap.add_argument("--raystream-images", metavar="DIR", help="compare raystream images already in DIR")
     ap.add_argument("--json", help="write the results there")
     ap.add_argument("--check", action="store_true", help="exit 1 unless every comparison is within noise")
+    ap.add_argument("--noise", action="store_true", help="also print each renderer's error per sample (from its "
+                                                          "two images) and their ratio, plain and without the "
+                                                          "worst 0.1%% of pixels")
     args = ap.parse_args()
     depths = [int(d) for d in args.depths.split(",")]
     seeds = (1, 2)
@@ -188,6 +191,14 @@ def main():
                            "flip": flip_mean(0.5 * (rs[0] + rs[1]), 0.5 * (mi_imgs[0] + mi_imgs[1])),
                            "flip_noise": flip_mean(mi_imgs[0], mi_imgs[1]),
                            "seconds_raystream": t1 - t0, "seconds_mitsuba": t2 - t1})
+                if args.noise:
+                    scale = 0.25 * (rs[0] + rs[1] + mi_imgs[0] + mi_imgs[1])
+                    n_rs = image_stats.noise_per_sample(rs, scale)
+                    n_mi = image_stats.noise_per_sample(mi_imgs, scale)
+                    st.update({"noise_raystream": n_rs, "noise_mitsuba": n_mi,
+                               "noise_ratio": n_rs[0] / n_mi[0], "noise_ratio_trimmed": n_rs[1] / n_mi[1]})
+                    print(f"{'':>16} noise per sample raystream/Mitsuba {st['noise_ratio']:.3f} "
+                          f"(without the worst 0.1%: {st['noise_ratio_trimmed']:.3f})", flush=True)
                 results.append(st)
                 fmt = lambda v: "n/a" if v is None else f"{v:.4f}"  # noqa: E731
                 print(f"{os.path.basename(scene):<16} {depth:>5} {st['ratio']:>8.4f} +- {st['ratio_se']:.4f} "

@@ -79,3 +79,16 @@ def compare(test_pair, ref_pair, block=BLOCK):
 
 def within_noise(stats, sigmas=3.0, z_rms=1.5):
     return stats["ratio_sigmas"] <= sigmas and stats["block_z_rms"] < z_rms
+
+
+def noise_per_sample(pair, scale, trim=0.001):
+    """Relative variance of one renderer's pixels, from two independent renders of the same spp:
+    per pixel (a - b)^2 / 2 over the channels, divided by scale^2 (scale: a common mean image,
+    so that two renderers are weighed alike), summed over the pixels but the worst `trim` of
+    them (fireflies are seen by the plain sum, but do not decide). Multiplied by spp it is the
+    error of one sample; the ratio of two renderers' values at equal spp is their per-sample
+    error ratio."""
+    a, b = pair
+    d = (0.5 * (a - b) ** 2 / (scale ** 2 + 1e-4)).mean(axis=-1).ravel()
+    keep = np.sort(d)[: max(1, int(round(len(d) * (1.0 - trim))))]
+    return float(d.mean()), float(keep.mean())

@@ -47,8 +47,9 @@ typedef struct RsPathRange {
 
 #define RS_WAVEFRONT_STOPPED 1
 
-/* Default Russian roulette start (segments), as pbrt-v4's PathIntegrator (depth > 1). */
-#define RS_DEFAULT_RR_DEPTH 3
+/* Russian roulette acts at the vertices of this depth and beyond: the fifth hit, where Mitsuba 3
+ * (rr_depth 5) starts it, so the two give the same noise per sample (stage_shade.h). */
+#define RS_DEFAULT_RR_DEPTH 5
 
 RsFrameDesc rs_frame_from_scene(const RsScene* scene, uint32_t width, uint32_t height, uint32_t max_depth,
                                 uint32_t integrator, uint32_t seed);

@@ -118,6 +118,7 @@ RS_FN int rs_bsdf_sample(const RsMaterial* m, RsVec3 ng, RsVec3 ns, RsVec3 wo, f
     RsLocalFrame frame = rs_local_frame(m, ng, ns, wo);
     RsVec3 lo = rs_to_local(&frame, wo);
     int ok;
+    s->eta2 = 1.0f;
     switch (rs_material_type(m)) {
     case RS_MAT_DIFFUSE:
         s->wi = rs_sample_cosine_hemisphere(u1, u2);

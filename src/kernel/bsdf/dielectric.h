@@ -98,6 +98,7 @@ RS_FN int rs_dielectric_sample(const RsMaterial* m, RsVec3 wo, float u1, float u
             return 1;
         }
         s->weight = rs_scale(rs_material_albedo(m), 1.0f / (eta_rel * eta_rel)); /* (1-F)/P(refract) = 1 */
+        s->eta2 = eta_rel * eta_rel;
         return !rs_is_black(s->weight);
     }
     if (wo.z == 0.0f)
@@ -124,6 +125,7 @@ RS_FN int rs_dielectric_sample(const RsMaterial* m, RsVec3 wo, float u1, float u
     s->pdf = visible * fabsf(wi_m) / denom * (1.0f - fresnel);
     /* f cos_i / pdf: D, (1 - F), |wi.m| and the denominator cancel, leaving G / G1 */
     s->weight = rs_scale(rs_material_albedo(m), rs_ggx_g(g, wo, s->wi) / rs_ggx_g1(g, wo) / (eta_rel * eta_rel));
+    s->eta2 = eta_rel * eta_rel;
     return s->pdf > 0.0f && !rs_is_black(s->weight);
 }
 

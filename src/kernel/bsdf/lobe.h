@@ -14,6 +14,8 @@ typedef struct RsBsdfSample {
     RsVec3 wi;
     RsVec3 weight; /* f * |cos(wi)| / pdf: what the path throughput is multiplied by */
     float pdf;     /* solid-angle density of wi; 0 for a delta lobe */
+    float eta2;    /* the square of the relative index a refraction crossed (1 otherwise): weight
+                      carries radiance's 1/eta^2, which Russian roulette undoes (stage_shade.h) */
 } RsBsdfSample;
 
 RS_FN RsGgx rs_material_ggx(const RsMaterial* m) { return rs_ggx(rs_material_alpha_x(m), rs_material_alpha_y(m)); }

@@ -9,21 +9,27 @@
  * Depth (docs/architecture.md, section 4): path.z counts ray segments traced, the camera ray being 1. A path
  * has next-event estimation at each of its first max_depth hits, so max_depth = 1 is camera
  * rays with direct light only and max_depth = d allows d - 1 reflections; light arrives along
- * paths of up to d + 1 segments, by NEE or by a BSDF-sampled ray that hits an emitter. At a
- * specular (delta) vertex NEE is impossible, so when the last vertex is a mirror or glass the
- * path traces one more segment, depth d + 1, for emission only: it adds what it hits and ends.
- * pbrt-v4 and Mitsuba 3 do the same (they count emission one vertex past the last NEE), which
- * keeps the documented equivalence exact: raystream max_depth d = pbrt-v4 `maxdepth` d =
- * Mitsuba 3 `max_depth` d + 1, whatever the materials.
+ * paths of up to d + 1 segments, by NEE or by a BSDF-sampled ray that hits an emitter. So the
+ * last vertex (depth d) still samples its BSDF, and the path traces one more segment, depth
+ * d + 1, for emission only: it adds what it hits, weighted by MIS against the last vertex's NEE,
+ * and ends. pbrt-v4 and Mitsuba 3 do the same (they count emission one vertex past the last
+ * NEE), which keeps the documented equivalence exact: raystream max_depth d = pbrt-v4
+ * `maxdepth` d = Mitsuba 3 `max_depth` d + 1, whatever the materials, and gives the same
+ * estimator, so the same noise per sample. (Until 2026-11 the last vertex gave NEE the full
+ * weight and traced no BSDF ray: unbiased too, but a constant environment sampled uniformly
+ * over the sphere then had no cosine-sampled partner, 2.4x the noise per sample at depth 1.)
  *
  * Hit points and the rays leaving them come from surface.h: p from the primitive (not
  * origin + t dir), origins pushed past p's rounding error, shadow rays that stop short of the
  * light, and origin.w naming the triangle a ray leaves so traversal skips it.
  *
- * path integrator: NEE and BSDF sampling combined with the power heuristic (Veach 1997). At the
- * last vertex no continuation ray will be traced, so NEE there takes the full weight instead
- * of its MIS share; the estimate stays unbiased for the truncated sum. Russian roulette from
- * depth rr_depth on, survival probability min(0.95, max throughput component).
+ * path integrator: NEE and BSDF sampling combined with the power heuristic (Veach 1997) at
+ * every vertex, the last included (above). Russian roulette at the vertices of depth rr_depth
+ * and beyond (the fifth hit on, as Mitsuba 3's rr_depth 5), after the BSDF sample: survival
+ * probability min(0.95, max throughput component x eta scale), the survivor's throughput divided
+ * by it. The eta scale (path.z's high half, ray_state.h) undoes the 1/eta^2 that refraction puts
+ * on radiance, so a path inside glass is not killed for a drop that comes back when it leaves
+ * (pbrt-v4's etaScale, Mitsuba 3's eta^2).
  * whitted integrator: NEE at every surface with a non-delta lobe; only delta lobes (mirrors,
  * smooth metal, glass and coats) continue the path, and every light reached by a specular
  * chain counts fully. Rough materials therefore show direct light only under whitted.
@@ -132,17 +138,14 @@ RS_FN uint32_t rs_stage_shade(const RsKernelParams* kp, uint32_t row, RsShadowRo
     if (depth > kp->max_depth) /* the emission-only segment after a specular last vertex */
         return RS_SHADE_TERMINATE;
 
-    int is_last = depth == kp->max_depth;
     RsPathSampler ps = rs_sampler_path(kp->sampler, kp->seed, path.y, path.w);
     uint32_t result = RS_SHADE_TERMINATE;
-    if (rs_bsdf_has_density(mat) &&
-        rs_shade_next_event(kp, mat, &sp, ns, wo, throughput, &ps, depth, is_path && !is_last, slot, shadow))
+    if (rs_bsdf_has_density(mat) && rs_shade_next_event(kp, mat, &sp, ns, wo, throughput, &ps, depth, is_path, slot, shadow))
         result |= RS_SHADE_SHADOW;
 
-    /* Whitted ends where next-event estimation was possible, and so does a path at its last
-     * vertex, whose NEE took the full weight: only a delta (specular) lobe goes on, at the last
-     * vertex for emission only. A material with both kinds (smooth plastic) picks a lobe first. */
-    int delta_only = is_last || !is_path;
+    /* Whitted ends where next-event estimation was possible: only a delta (specular) lobe goes
+     * on. A material with both kinds (smooth plastic) picks a lobe first. */
+    int delta_only = !is_path;
     if (delta_only && !rs_bsdf_has_delta(mat))
         return result;
 
@@ -153,8 +156,9 @@ RS_FN uint32_t rs_stage_shade(const RsKernelParams* kp, uint32_t row, RsShadowRo
     if (delta_only && bs.pdf > 0.0f)
         return result;
     throughput = rs_mul(throughput, bs.weight);
+    float eta_scale = rs_path_eta_scale(path.z) * bs.eta2;
     if (is_path && depth >= kp->rr_depth) {
-        float survive = rs_minf(0.95f, rs_max_component(throughput));
+        float survive = rs_minf(0.95f, rs_max_component(throughput) * eta_scale);
         if (!(rs_sampler_1d(&ps, depth, RS_DIM_ROULETTE) < survive))
             return result;
         throughput = rs_scale(throughput, 1.0f / survive);
@@ -163,7 +167,7 @@ RS_FN uint32_t rs_stage_shade(const RsKernelParams* kp, uint32_t row, RsShadowRo
     kp->rays.origin[row] = rs_pack(rs_spawn_origin(&sp, bs.wi), rs_uint_as_float(sp.skip));
     kp->rays.direction[row] = rs_pack(bs.wi, RS_INFINITY);
     kp->rays.throughput[row] = rs_pack(throughput, bs.pdf);
-    kp->rays.path[row] = rs_uint4(slot, path.y, (path.z & ~RS_PATH_DEPTH_MASK) | (depth + 1), path.w);
+    kp->rays.path[row] = rs_uint4(slot, path.y, rs_path_z(depth + 1, eta_scale), path.w);
     return result | RS_SHADE_CONTINUE;
 }
 

@@ -75,7 +75,23 @@ RS_FN void rs_shadow_store(const RsShadowStateSoA* s, uint32_t index, const RsSh
 #undef RS_STORE
 }
 
-/* Lanes of path.z: depth in the low 16 bits; the high bits are free for flags. */
+/* Lanes of path.z: depth in the low 16 bits; the high 16 the path's eta scale (the product of
+ * the eta^2 of the refractions it crossed, stage_shade.h) as the top half of a float's bits
+ * (bfloat16), 0 meaning 1. */
 #define RS_PATH_DEPTH_MASK 0xffffu
+
+RS_FN float rs_path_eta_scale(uint32_t path_z)
+{
+    uint32_t bits = path_z & ~RS_PATH_DEPTH_MASK;
+    return bits ? rs_uint_as_float(bits) : 1.0f;
+}
+
+/* path.z with depth `depth` and eta scale `scale`, kept within [1e-4, 1e4] (bfloat16 keeps
+ * 8 bits of it: Russian roulette only needs a consistent probability, not an exact one). */
+RS_FN uint32_t rs_path_z(uint32_t depth, float scale)
+{
+    scale = rs_minf(rs_maxf(scale, 1e-4f), 1e4f);
+    return (rs_float_as_uint(scale) & ~RS_PATH_DEPTH_MASK) | (depth & RS_PATH_DEPTH_MASK);
+}
 
 #endif /* RS_KERNEL_RAY_STATE_H */

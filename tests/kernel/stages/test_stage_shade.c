@@ -58,7 +58,7 @@ static void test_diffuse(Fixture* f)
         uint32_t r = shade(f, row, &s);
         CHECK(r & RS_SHADE_CONTINUE, "row %u: a diffuse hit below max depth continues", row);
         RsFloat4 o = f->kp.rays.origin[row], d = f->kp.rays.direction[row], t = f->kp.rays.throughput[row];
-        CHECK(f->kp.rays.path[row].z == 2u && f->kp.rays.path[row].w == sample, "row %u: depth not advanced or sample lost", row);
+        CHECK((f->kp.rays.path[row].z & RS_PATH_DEPTH_MASK) == 2u && f->kp.rays.path[row].w == sample, "row %u: depth not advanced or sample lost", row);
         CHECK(o.y > 0.0f && o.y < 1e-4f, "row %u: new origin y = %g (must be just above the floor)", row, o.y);
         CHECK(d.y > 0.0f && fabsf(d.x * d.x + d.y * d.y + d.z * d.z - 1.0f) < 1e-5f, "row %u: new direction", row);
         CHECK(t.x == 0.5f && t.y == 0.4f && t.z == 0.3f, "row %u: throughput (%g, %g, %g)", row, t.x, t.y, t.z);
@@ -78,12 +78,19 @@ static void test_diffuse(Fixture* f)
           32 * SAMPLES);
     CHECK(toward_light > 0, "no shadow ray went to the area light (it gets ~8%% of NEE samples)");
 
-    /* at the last depth: NEE yes, continuation no, row untouched */
+    /* at the last depth (8): NEE, and a BSDF ray for emission only (depth 9, MIS against the NEE) */
     RsShadowRow s;
     fixture_ray(f, 40, rs_vec3(0.3f, 1, 0.2f), rs_vec3(0, -1, 0), 8, rs_vec3_splat(1), 0.0f);
-    RsFloat4 before = f->kp.rays.direction[40];
     uint32_t r = shade(f, 40, &s);
-    CHECK(!(r & RS_SHADE_CONTINUE), "max depth reached: the path must end");
+    CHECK(r & RS_SHADE_CONTINUE, "the last vertex traces its BSDF ray for emission");
+    CHECK((f->kp.rays.path[40].z & RS_PATH_DEPTH_MASK) == 9u, "the emission-only segment is depth 9, got %u",
+          f->kp.rays.path[40].z & RS_PATH_DEPTH_MASK);
+    CHECK(f->kp.rays.throughput[40].w > 0.0f, "the emission-only ray keeps its BSDF pdf for MIS");
+    /* ... which ends wherever it lands, without NEE, the row untouched */
+    fixture_ray(f, 40, rs_vec3(0.3f, 1, 0.2f), rs_vec3(0, -1, 0), 9, rs_vec3_splat(1), 0.5f);
+    RsFloat4 before = f->kp.rays.direction[40];
+    r = shade(f, 40, &s);
+    CHECK(r == RS_SHADE_TERMINATE, "past max depth the path must end without NEE: result %u", r);
     CHECK(memcmp(&before, &f->kp.rays.direction[40], sizeof before) == 0, "an ending path's ray was rewritten");
     /* whitted ends at the first diffuse surface */
     f->kp.integrator = RS_INTEGRATOR_WHITTED;
