@@ -21,11 +21,13 @@ RS_FN void rs_stage_generate(const RsKernelParams* kp, uint32_t slot)
     uint32_t sample = (uint32_t)(l / kp->span_pixels);
     RsPathSampler ps = rs_sampler_path(kp->sampler, kp->seed, pixel, sample);
 
-    float film_x = (float)(pixel % kp->width) + rs_sampler_1d(&ps, 0, RS_DIM_PIXEL_X);
-    float film_y = (float)(pixel / kp->width) + rs_sampler_1d(&ps, 0, RS_DIM_PIXEL_Y);
+    float jitter_x, jitter_y, lens_u, lens_v;
+    rs_sampler_2d(&ps, 0, RS_DIM_PIXEL_X, &jitter_x, &jitter_y);
+    rs_sampler_2d(&ps, 0, RS_DIM_LENS_U, &lens_u, &lens_v);
+    float film_x = (float)(pixel % kp->width) + jitter_x;
+    float film_y = (float)(pixel / kp->width) + jitter_y;
     RsVec3 origin, dir;
-    rs_camera_ray(&kp->camera, film_x, film_y, kp->width, kp->height, rs_sampler_1d(&ps, 0, RS_DIM_LENS_U),
-                  rs_sampler_1d(&ps, 0, RS_DIM_LENS_V), &origin, &dir);
+    rs_camera_ray(&kp->camera, film_x, film_y, kp->width, kp->height, lens_u, lens_v, &origin, &dir);
 
     kp->rays.origin[slot] = rs_pack(origin, rs_uint_as_float(RS_NO_HIT)); /* leaves no primitive */
     kp->rays.direction[slot] = rs_pack(dir, RS_INFINITY);

@@ -66,8 +66,10 @@ RS_FN int rs_shade_next_event(const RsKernelParams* kp, const RsMaterial* mat, c
                               uint32_t slot, RsShadowRow* shadow)
 {
     RsLightSample ls;
+    float light_u, light_v;
+    rs_sampler_2d(ps, depth, RS_DIM_LIGHT_U, &light_u, &light_v);
     if (!rs_light_sample(&kp->scene, rs_light_context(sp->p, sp->n), rs_sampler_1d(ps, depth, RS_DIM_LIGHT_PICK),
-                         rs_sampler_1d(ps, depth, RS_DIM_LIGHT_U), rs_sampler_1d(ps, depth, RS_DIM_LIGHT_V), &ls))
+                         light_u, light_v, &ls))
         return 0;
     rs_light_emission_texture(&kp->scene, &ls);
     if (rs_is_black(ls.radiance)) /* a black texel of a textured lamp */
@@ -150,8 +152,9 @@ RS_FN uint32_t rs_stage_shade(const RsKernelParams* kp, uint32_t row, RsShadowRo
         return result;
 
     RsBsdfSample bs;
-    if (!rs_bsdf_sample(mat, sp.n, ns, wo, rs_sampler_1d(&ps, depth, RS_DIM_BSDF_U),
-                        rs_sampler_1d(&ps, depth, RS_DIM_BSDF_V), rs_sampler_1d(&ps, depth, RS_DIM_BSDF_LOBE), &bs))
+    float bsdf_u, bsdf_v;
+    rs_sampler_2d(&ps, depth, RS_DIM_BSDF_U, &bsdf_u, &bsdf_v);
+    if (!rs_bsdf_sample(mat, sp.n, ns, wo, bsdf_u, bsdf_v, rs_sampler_1d(&ps, depth, RS_DIM_BSDF_LOBE), &bs))
         return result;
     if (delta_only && bs.pdf > 0.0f)
         return result;
