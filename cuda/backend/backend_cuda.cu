@@ -88,6 +88,7 @@ static const RsBackendOps cuda_ops = {
     /* .shade = */ rs_cuda_backend_shade,
     /* .connect = */ rs_cuda_backend_connect,
     /* .drop_dead = */ rs_cuda_backend_drop_dead,
+    /* .adaptive_update = */ rs_cuda_backend_adaptive_update,
     /* .read_counts = */ rs_cuda_backend_read_counts,
     /* .accumulate = */ rs_cuda_backend_accumulate,
     /* .read_film = */ rs_cuda_backend_read_film,

@@ -138,6 +138,7 @@ int rs_cuda_backend_extend(RsBackend* base, RsError* err);
 int rs_cuda_backend_shade(RsBackend* base, RsError* err);
 int rs_cuda_backend_connect(RsBackend* base, RsError* err);
 int rs_cuda_backend_drop_dead(RsBackend* base, RsError* err);
+int rs_cuda_backend_adaptive_update(RsBackend* base, uint32_t span_first_index, uint32_t span_pixels, RsError* err);
 int rs_cuda_backend_read_counts(RsBackend* base, RsBounceCounts* counts, RsError* err);
 int rs_cuda_backend_accumulate(RsBackend* base, RsError* err);
 

@@ -118,6 +118,19 @@ int rs_cuda_backend_drop_dead(RsBackend* base, RsError* err)
     return 0;
 }
 
+int rs_cuda_backend_adaptive_update(RsBackend* base, uint32_t span_first_index, uint32_t span_pixels, RsError* err)
+{
+    RsCudaBackend* b = cuda_backend(base);
+    if (enter(b, "adaptive_update", err))
+        return -1;
+    b->kp.span_first_index = span_first_index;
+    b->kp.span_pixels = span_pixels;
+    if (mark_begin(b, RS_STAGE_ACCUMULATE))
+        return -1;
+    RS_CUDA(&b->ctx, rs_launch_adaptive_update(b->kp, span_pixels, b->stream));
+    return mark_end(b);
+}
+
 int rs_cuda_backend_read_counts(RsBackend* base, RsBounceCounts* counts, RsError* err)
 {
     RsCudaBackend* b = cuda_backend(base);

@@ -1,5 +1,7 @@
 /* kernel_generate.cu - thin wrapper: thread -> slot -> rs_stage_generate, plus the dead-ray
- * strategy's fresh state for the wave (all rows alive). nvcc. */
+ * strategy's fresh state for the wave: every row alive, but for the paths of pixels that
+ * adaptive sampling stopped (rs_stage_generate's verdict); compaction then drops those in the
+ * drop_dead that follows generate (host/render/wavefront.c). nvcc. */
 #include "cuda/stages/kernels.cuh"
 #include "kernel/stages/stage_generate.h"
 
@@ -8,19 +10,18 @@ __global__ void rs_kernel_generate(RsKernelParams kp, RsLiveSet set)
 {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     bool in_wave = i < kp.wave_paths;
-    if (in_wave)
-        rs_stage_generate(&kp, i);
+    bool alive = in_wave && rs_stage_generate(&kp, i);
     if (Mode == RS_LIVE_FLAGS) {
         if (in_wave)
-            set.alive[i] = 1u;
+            set.alive[i] = alive ? 1u : 0u;
     } else if (Mode == RS_LIVE_STENCIL || Mode == RS_LIVE_PERSISTENT) {
         /* every lane reaches the ballot; lanes past the wave contribute a clear bit */
-        uint32_t word = __ballot_sync(RS_FULL_WARP, in_wave);
+        uint32_t word = __ballot_sync(RS_FULL_WARP, alive);
         if ((threadIdx.x & 31u) == 0 && i < kp.wave_paths)
             set.stencil[i >> 5] = word;
-    } else {
-        if (in_wave)
-            set.index[i] = i;
+    } else if (in_wave) {
+        set.index[i] = i;
+        set.keep[i] = alive ? 1u : 0u;
     }
 }
 

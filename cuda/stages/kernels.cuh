@@ -52,5 +52,7 @@ cudaError_t rs_launch_film_span_scatter(RsFloat4* film, uint32_t width, uint32_t
 cudaError_t rs_launch_connect(const RsKernelParams& kp, const uint32_t* shadow_count, uint32_t max_shadows,
                               cudaStream_t stream);
 cudaError_t rs_launch_accumulate(const RsKernelParams& kp, cudaStream_t stream);
+/* Adaptive sampling: judges the span's pixels at a decision pass (kernel/film/adaptive.h). */
+cudaError_t rs_launch_adaptive_update(const RsKernelParams& kp, uint32_t span_pixels, cudaStream_t stream);
 
 #endif /* RS_CUDA_KERNELS_CUH */

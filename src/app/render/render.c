@@ -31,6 +31,7 @@
 #include "host/render/renderer.h"
 #include "host/scene/settings.h"
 #include "host/util/clock.h"
+#include "kernel/film/adaptive.h"
 
 static void format_seconds(double s, char* out, size_t size)
 {
@@ -268,7 +269,7 @@ static int render_main(RsRenderArgs* args, RsCluster* cl)
     uint64_t pixels = (uint64_t)rd.width * rd.height, total = pixels * rd.spp;
     RsFrameDesc frame = rs_frame_from_scene(&scene, rd.width, rd.height, rd.max_depth, rd.integrator, rd.seed);
     RsRendererConfig rc = rs_common_renderer_config(opt);
-    rc.backend.aovs = a.aovs != 0 || a.denoise;
+    rc.backend.aovs = a.aovs != 0 || a.denoise || rd.noise_threshold > 0.0f; /* adaptive.h's planes */
     ck.film_planes = rs_film_planes(&rc.backend);
     rs_cluster_local_devices(cl, &rc);
     RsRenderer* renderer = rs_renderer_create(&scene, &rc, &err);
@@ -300,9 +301,11 @@ static int render_main(RsRenderArgs* args, RsCluster* cl)
             rs_cli_error("%s", err.message);
             goto done;
         }
+        /* paths visited: with the AOV planes, the albedo plane counts them (adaptive sampling's
+           stopped pixels hold fewer samples than visits; kernel/film/adaptive.h) */
         double counted = 0.0;
         for (uint64_t i = 0; i < pixels; ++i)
-            counted += film[i].w;
+            counted += ck.film_planes > 1 ? rs_adaptive_visits(film[RS_PLANE_ALBEDO * pixels + i].w) : film[i].w;
         if (got.paths_done > total) {
             rs_cli_error("%s holds %.2f samples per pixel, more than the %u asked for", a.resume,
                          (double)got.paths_done / (double)pixels, rd.spp);

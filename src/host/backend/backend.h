@@ -126,6 +126,9 @@ typedef struct RsBackendOps {
     /* Applies the dead-ray strategy and starts the read-back of the bounce's counts; returns
      * without waiting (on the GPU), so one thread can drive several devices. */
     int (*drop_dead)(RsBackend* b, RsError* err);
+    /* Adaptive sampling (kernel/film/adaptive.h): judges the span's pixels at the end of a
+     * decision pass; the film then holds exactly their samples before it. */
+    int (*adaptive_update)(RsBackend* b, uint32_t span_first_index, uint32_t span_pixels, RsError* err);
     /* Waits for drop_dead's counts (on the GPU: one 8-byte read-back, the only synchronisation
      * inside the bounce loop) and readies the next bounce. */
     int (*read_counts)(RsBackend* b, RsBounceCounts* counts, RsError* err);

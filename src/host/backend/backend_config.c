@@ -15,6 +15,8 @@ void rs_kernel_params_set_frame(RsKernelParams* kp, const RsFrameDesc* f)
     kp->max_depth = f->max_depth;
     kp->integrator = f->integrator;
     kp->rr_depth = f->rr_depth;
+    kp->noise_threshold = f->noise_threshold;
+    kp->min_spp = f->min_spp;
     kp->span_first_index = 0; /* the whole image until a wave names its span */
     kp->span_pixels = f->width * f->height;
 }

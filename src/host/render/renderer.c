@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "host/render/renderer_queue.h"
+#include "kernel/film/adaptive.h"
 #include "kernel/film/pixel_order.h"
 
 /* ---- devices ---- */
@@ -166,6 +167,8 @@ static uint32_t span_count_for(const RsRenderer* r, uint64_t planned_paths)
 
 int rs_renderer_begin(RsRenderer* r, const RsFrameDesc* frame, uint64_t planned_paths, RsError* err)
 {
+    if (frame->noise_threshold > 0.0f && r->planes == 1)
+        return rs_error_set(err, "internal error: adaptive sampling needs the AOV film (RsBackendConfig.aovs)");
     r->width = frame->width;
     r->height = frame->height;
     r->pixels = (uint64_t)frame->width * frame->height;
@@ -198,7 +201,20 @@ int rs_renderer_begin(RsRenderer* r, const RsFrameDesc* frame, uint64_t planned_
 
 int rs_renderer_resume(RsRenderer* r, const RsFloat4* film, uint32_t max_samples, RsError* err)
 {
-    if (rs_spans_from_counts(film, r->width, r->height, max_samples, &r->spans, &r->span_count, err))
+    /* An AOV film counts the passes each pixel was visited by in its albedo plane (adaptive.h):
+     * where a span stands, though adaptive sampling's stopped pixels hold fewer samples. */
+    RsFloat4* visits = NULL;
+    if (r->planes > 1) {
+        visits = malloc(r->pixels * sizeof *visits);
+        if (!visits)
+            return rs_error_set(err, "out of memory resuming a %ux%u film", r->width, r->height);
+        for (uint64_t i = 0; i < r->pixels; ++i)
+            visits[i] = rs_float4(0.0f, 0.0f, 0.0f, rs_adaptive_visits(film[RS_PLANE_ALBEDO * r->pixels + i].w));
+    }
+    int failed = rs_spans_from_counts(visits ? visits : film, r->width, r->height, max_samples, &r->spans,
+                                      &r->span_count, err);
+    free(visits);
+    if (failed)
         return -1;
     if (rs_renderer_several(r)) {
         memcpy(r->film, film, r->planes * r->pixels * sizeof *film);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "host/util/clock.h"
+#include "kernel/film/adaptive.h"
 
 static const char* const stage_names[RS_STAGE_COUNT] = {"generate", "sort",      "extend",    "shade",
                                                         "connect",  "drop_dead", "accumulate"};
@@ -87,8 +88,13 @@ static int trace_wave(RsWavefront* wf, const RsWaveRange* wave, RsError* err)
     const RsBackendOps* ops = b->ops;
     uint32_t paths = wave->paths;
     RS_TIMED(RS_STAGE_GENERATE, ops->generate(b, wave, err));
-    wf->stats.camera_rays += paths;
     uint32_t live = paths;
+    if (wf->frame.noise_threshold > 0.0f) { /* paths of stopped pixels died at generate */
+        RsBounceCounts counts;
+        RS_TIMED(RS_STAGE_DROP_DEAD, ops->drop_dead(b, err) || ops->read_counts(b, &counts, err));
+        live = counts.live;
+    }
+    wf->stats.camera_rays += live;
     /* max_depth + 1: a path whose last vertex is specular traces one more segment, for emission
      * only (stage_shade.h); shade ends every path there. */
     for (uint32_t depth = 1; depth <= wf->frame.max_depth + 1 && live != 0; ++depth) {
@@ -111,6 +117,32 @@ static int trace_wave(RsWavefront* wf, const RsWaveRange* wave, RsError* err)
     return 0;
 }
 
+/* With adaptive sampling a wave ends at the span's next decision pass at the latest, and the
+ * span's pixels are judged when one ends there (kernel/film/adaptive.h): the film then holds
+ * exactly the samples before that pass, however the trace was cut into waves and calls. */
+static uint32_t wave_size(const RsWavefront* wf, const RsWaveRange* wave, uint64_t paths)
+{
+    uint64_t size = paths < wf->wave_capacity ? paths : wf->wave_capacity;
+    if (wf->frame.noise_threshold > 0.0f) {
+        uint32_t pass = (uint32_t)(wave->first_path / wave->span_pixels);
+        uint64_t boundary = (uint64_t)rs_adaptive_next_decision(pass, wf->frame.min_spp) * wave->span_pixels;
+        if (size > boundary - wave->first_path)
+            size = boundary - wave->first_path;
+    }
+    return (uint32_t)size;
+}
+
+static int judge_pixels(RsWavefront* wf, const RsWaveRange* wave, RsError* err)
+{
+    uint64_t end = wave->first_path + wave->paths;
+    if (wf->frame.noise_threshold <= 0.0f || end % wave->span_pixels != 0 ||
+        !rs_adaptive_decides_at((uint32_t)(end / wave->span_pixels), wf->frame.min_spp))
+        return 0;
+    RsBackend* b = wf->backend;
+    RS_TIMED(RS_STAGE_ACCUMULATE, b->ops->adaptive_update(b, wave->span_first_index, wave->span_pixels, err));
+    return 0;
+}
+
 int rs_wavefront_trace(RsWavefront* wf, const RsPathRange* range, RsError* err)
 {
     uint64_t readback_before = wf->backend->readback_bytes;
@@ -119,8 +151,8 @@ int rs_wavefront_trace(RsWavefront* wf, const RsPathRange* range, RsError* err)
     int stopped = 0;
     wf->paths_traced = 0;
     while (paths > 0 && !stopped) {
-        wave.paths = paths < wf->wave_capacity ? (uint32_t)paths : wf->wave_capacity;
-        if (trace_wave(wf, &wave, err))
+        wave.paths = wave_size(wf, &wave, paths);
+        if (trace_wave(wf, &wave, err) || judge_pixels(wf, &wave, err))
             return -1;
         wave.first_path += wave.paths;
         paths -= wave.paths;

@@ -9,7 +9,7 @@
  *   plane   .xyz                                   .w
  *   beauty  radiance rgb sum                       samples
  *   squares r^2, g^2, b^2 sums                     luminance^2 sum     (sample variance)
- *   albedo  albedo rgb sum                         0
+ *   albedo  albedo rgb sum                         passes visited; negative: stopped (adaptive.h)
  *   normal  shading normal sum                     samples whose camera ray hit something
  *   position hit point sum (world space)           depth sum
  *
@@ -106,7 +106,8 @@ RS_FN void rs_aov_accumulate(RsFloat4* squares, RsFloat4* albedo, RsFloat4* norm
     float lum = rs_luminance(rs_xyz(l));
     *squares = rs_float4(squares->x + l.x * l.x, squares->y + l.y * l.y, squares->z + l.z * l.z,
                          squares->w + lum * lum);
-    *albedo = rs_float4(albedo->x + path_albedo.x, albedo->y + path_albedo.y, albedo->z + path_albedo.z, 0.0f);
+    *albedo = rs_float4(albedo->x + path_albedo.x, albedo->y + path_albedo.y, albedo->z + path_albedo.z,
+                        albedo->w < 0.0f ? albedo->w - 1.0f : albedo->w + 1.0f); /* |w| + 1, the sign kept: passes visited (adaptive.h) */
     *normal = rs_float4(normal->x + path_normal.x, normal->y + path_normal.y, normal->z + path_normal.z,
                         normal->w + path_normal.w);
     *position = rs_float4(position->x + path_position.x, position->y + path_position.y,

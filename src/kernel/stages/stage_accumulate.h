@@ -31,7 +31,7 @@ RS_FN void rs_stage_accumulate(const RsKernelParams* kp, uint32_t lane)
         sum.x += l.x;
         sum.y += l.y;
         sum.z += l.z;
-        sum.w += 1.0f;
+        sum.w += l.w; /* 1 per sample taken; 0 for a stopped pixel's (adaptive.h) */
     }
     kp->film[pixel] = sum;
     if (!kp->path_albedo)

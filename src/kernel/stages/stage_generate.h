@@ -4,21 +4,30 @@
  * Runs once per wave over all slots; every path starts alive at depth 1 (the camera segment,
  * about to be traced) with unit throughput and zero radiance. Pixel positions are jittered
  * uniformly inside the pixel (a box filter, as smallpt and Mitsuba's "box" rfilter). A pass
- * visits the pixels in 8x4 tiles (pixel_order.h).
+ * visits the pixels in 8x4 tiles (pixel_order.h). With adaptive sampling, a path of a pixel that
+ * has stopped (adaptive.h) is dead from the start: it gets zero radiance and a sample weight
+ * of 0 (path_radiance.w), and the return value 0 tells the dead-ray strategy to drop it.
  */
 #ifndef RS_KERNEL_STAGE_GENERATE_H
 #define RS_KERNEL_STAGE_GENERATE_H
 
+#include "kernel/film/adaptive.h"
 #include "kernel/film/aov.h"
 #include "kernel/film/pixel_order.h"
 #include "kernel/sampling/sampler.h"
 #include "kernel/state/kernel_params.h"
 
-RS_FN void rs_stage_generate(const RsKernelParams* kp, uint32_t slot)
+/* Returns 1 when the path is alive, 0 when its pixel has stopped. */
+RS_FN int rs_stage_generate(const RsKernelParams* kp, uint32_t slot)
 {
     uint64_t l = kp->wave_first_path + slot;
     uint32_t pixel = rs_pixel_of_index(rs_span_index(kp, l), kp->width, kp->height);
     uint32_t sample = (uint32_t)(l / kp->span_pixels);
+    if (rs_adaptive_stopped(kp, pixel)) {
+        kp->path_radiance[slot] = rs_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        rs_aov_clear(kp, slot);
+        return 0;
+    }
     RsPathSampler ps = rs_sampler_path(kp->sampler, kp->seed, pixel, sample);
 
     float jitter_x, jitter_y, lens_u, lens_v;
@@ -33,8 +42,9 @@ RS_FN void rs_stage_generate(const RsKernelParams* kp, uint32_t slot)
     kp->rays.direction[slot] = rs_pack(dir, RS_INFINITY);
     kp->rays.throughput[slot] = rs_float4(1.0f, 1.0f, 1.0f, 0.0f);
     kp->rays.path[slot] = rs_uint4(slot, pixel, 1u, sample);
-    kp->path_radiance[slot] = rs_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    kp->path_radiance[slot] = rs_float4(0.0f, 0.0f, 0.0f, 1.0f);
     rs_aov_clear(kp, slot);
+    return 1;
 }
 
 #endif /* RS_KERNEL_STAGE_GENERATE_H */

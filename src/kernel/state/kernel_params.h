@@ -32,13 +32,15 @@ typedef struct RsKernelParams {
     uint32_t max_depth;  /* ray segments per path: 1 = camera rays with direct light only */
     uint32_t integrator; /* RS_INTEGRATOR_* */
     uint32_t rr_depth;   /* Russian roulette may end a path from this depth on */
+    float noise_threshold; /* adaptive sampling (film/adaptive.h): 0 = off */
+    uint32_t min_spp;      /* adaptive sampling: samples before a pixel may stop */
     uint32_t span_first_index; /* the span being traced: first pass-order index, pixel count */
     uint32_t span_pixels;
     uint64_t wave_first_path;  /* in the span's numbering (see above) */
     uint32_t wave_paths;
     RsRayStateSoA rays;
     RsShadowStateSoA shadows;
-    RsFloat4* path_radiance; /* per slot: rgb | unused */
+    RsFloat4* path_radiance; /* per slot: rgb | 1, or 0 for a path of a stopped pixel (adaptive.h) */
     RsFloat4* film;          /* per pixel: summed rgb | number of samples summed; with AOVs, the
                                 planes of aov.h follow, each width * height entries */
     /* per slot, only with AOVs (NULL otherwise; aov.h says what they hold) */

@@ -12,7 +12,7 @@ int main(void)
     f.kp.wave_first_path = 3ull * pixels + 30;  /* sample 3, index 30 */
     f.kp.wave_paths = 40;                       /* indices 30, 31, then 0..31, then 0..5 */
     for (uint32_t slot = 0; slot < f.kp.wave_paths; ++slot)
-        f.kp.path_radiance[slot] = rs_float4((float)slot, 1.0f, 0.5f, 0.0f);
+        f.kp.path_radiance[slot] = rs_float4((float)slot, 1.0f, 0.5f, 1.0f); /* w 1: a sample taken */
     for (uint32_t p = 0; p < pixels; ++p)
         f.kp.film[p] = rs_float4(100.0f, 0, 0, 3.0f); /* three samples from earlier waves */
     CHECK(rs_accumulate_count(&f.kp) == pixels, "a wave of %u paths touches every one of %u pixels", f.kp.wave_paths,
@@ -58,7 +58,7 @@ int main(void)
     f.kp.wave_first_path = 7ull * 8 + 5; /* sample 7, index 17 */
     f.kp.wave_paths = 12;                /* indices 17, 18, 19, then 12..19, then 12 */
     for (uint32_t slot = 0; slot < f.kp.wave_paths; ++slot)
-        f.kp.path_radiance[slot] = rs_float4((float)(slot + 1), 0, 0, 0);
+        f.kp.path_radiance[slot] = rs_float4((float)(slot + 1), 0, 0, 1);
     for (uint32_t p = 0; p < pixels; ++p)
         f.kp.film[p] = rs_float4(0, 0, 0, 0);
     CHECK(rs_accumulate_count(&f.kp) == 8, "a 12-path wave over an 8-pixel span needs %u calls, expected 8",

@@ -22,6 +22,7 @@
 #include "host/backend/cpu/deadray_cpu.h"
 #include "host/backend/cpu/film_cpu.h"
 #include "host/util/array.h"
+#include "kernel/film/adaptive.h"
 #include "kernel/stages/ray_sort.h"
 #include "kernel/stages/stage_accumulate.h"
 #include "kernel/stages/stage_connect.h"
@@ -257,7 +258,10 @@ static void run_dense(RsCpuBackend* b, DenseFn fn, uint32_t n, uint32_t min_per_
     rs_pool_run_items(b->pool, dense_task, &t, n, min_per_worker);
 }
 
-static void generate_one(RsCpuBackend* b, uint32_t slot) { rs_stage_generate(&b->kp, slot); }
+/* The verdict goes to the alive flags, which every strategy's drop reads after generate when
+ * adaptive sampling can kill a path there (cpu_generate). */
+static void generate_one(RsCpuBackend* b, uint32_t slot) { b->alive[slot] = (uint32_t)rs_stage_generate(&b->kp, slot); }
+static void adaptive_one(RsCpuBackend* b, uint32_t lane) { rs_adaptive_update(&b->kp, lane); }
 static void connect_one(RsCpuBackend* b, uint32_t i)
 {
     uint64_t stack[RS_BVH8_STACK];
@@ -326,8 +330,20 @@ static int cpu_generate(RsBackend* base, const RsWaveRange* wave, RsError* err)
     b->kp.span_pixels = wave->span_pixels;
     b->kp.wave_first_path = wave->first_path;
     b->kp.wave_paths = paths;
-    run_dense(b, generate_one, paths, RS_CPU_MIN_PIXELS_PER_WORKER);
     rs_cpu_deadray_reset(b, paths);
+    run_dense(b, generate_one, paths, RS_CPU_MIN_PIXELS_PER_WORKER);
+    if (b->kp.noise_threshold > 0.0f)
+        rs_cpu_deadray_from_flags(b, paths);
+    return 0;
+}
+
+static int cpu_adaptive_update(RsBackend* base, uint32_t span_first_index, uint32_t span_pixels, RsError* err)
+{
+    (void)err;
+    RsCpuBackend* b = rs_cpu_of(base);
+    b->kp.span_first_index = span_first_index;
+    b->kp.span_pixels = span_pixels;
+    run_dense(b, adaptive_one, span_pixels, RS_CPU_MIN_PIXELS_PER_WORKER);
     return 0;
 }
 
@@ -435,6 +451,7 @@ static const RsBackendOps cpu_ops = {
     .shade = cpu_shade,
     .connect = cpu_connect,
     .drop_dead = cpu_drop_dead,
+    .adaptive_update = cpu_adaptive_update,
     .read_counts = cpu_read_counts,
     .accumulate = cpu_accumulate,
     .read_film = rs_cpu_read_film,

@@ -52,6 +52,19 @@ void rs_cpu_deadray_reset(RsCpuBackend* b, uint32_t paths)
     }
 }
 
+void rs_cpu_deadray_from_flags(RsCpuBackend* b, uint32_t paths)
+{
+    RsDeadRay d = b->base.config.deadray;
+    if (d != RS_DEADRAY_STENCIL && d != RS_DEADRAY_PERSISTENT)
+        return;
+    for (uint32_t word = 0; word * RS_CPU_BATCH < paths; ++word) {
+        uint32_t bits = 0;
+        for (uint32_t lane = 0; lane < RS_CPU_BATCH && word * RS_CPU_BATCH + lane < paths; ++lane)
+            bits |= (b->alive[word * RS_CPU_BATCH + lane] ? 1u : 0u) << lane;
+        b->stencil[word] = bits;
+    }
+}
+
 uint32_t rs_cpu_active_items(const RsCpuBackend* b)
 {
     return rs_deadray_is_compaction(b->base.config.deadray) ? b->live : b->kp.wave_paths;

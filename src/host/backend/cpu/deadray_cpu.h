@@ -7,6 +7,9 @@
 
 /* Prepares the strategy's state for a fresh wave of `paths` live rows. */
 void rs_cpu_deadray_reset(RsCpuBackend* b, uint32_t paths);
+/* After a generate that may have killed paths (adaptive sampling): the stencil words from the
+ * alive flags generate wrote (the other strategies read the flags themselves). */
+void rs_cpu_deadray_from_flags(RsCpuBackend* b, uint32_t paths);
 /* Drops the rays that shade ended; returns the number of live rays. */
 uint32_t rs_cpu_deadray_drop(RsCpuBackend* b);
 /* Number of items stages iterate over (rows for flags/stencil/persistent, live entries else). */
