@@ -55,8 +55,10 @@ def summary(scenes, targets, baseline):
         print(f"{'configuration':45s}{head}" + ("   time / baseline's" if base else ""))
         for name, _, c, _ in rows:
             times = {t["target"]: t for t in c["time_to_target"]}
-            cells = "".join(f" {fmt(times.get(t, {}).get('seconds')) + '/' + fmt(times.get(t, {}).get('seconds_trimmed')):>17}"
-                            for t in targets)
+            cells = ""
+            for t in targets:
+                cell = fmt(times.get(t, {}).get("seconds")) + "/" + fmt(times.get(t, {}).get("seconds_trimmed"))
+                cells += f" {cell:>17}"
             ratio = ""
             if base:
                 bt = {t["target"]: t for t in base["time_to_target"]}

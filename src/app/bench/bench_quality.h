@@ -132,9 +132,11 @@ int rs_quality_run_here(const RsQualityOptions* o, RsQualityScene* qs, const RsR
 int rs_quality_run_external(const RsQualityOptions* o, RsQualityScene* qs, const RsQualityConfig* config,
                             const RsQualityReference* ref, RsQualityRun* run, RsError* err);
 
-/* Whether the ladder goes on from `done` points: below --max-spp, the next step predicted (from
- * the time per sample so far) to end within --max-seconds, and the errors not yet below half
- * the smallest target. Sets run->stopped when it does not. */
+/* Whether the ladder goes on to `next` spp (0: past --max-spp): the next step predicted (from
+ * the time per sample so far) to end within --max-seconds, and the errors, plain and trimmed,
+ * not both at or below the smallest target yet: every time to a target is then known, and
+ * stopping there keeps the smallest error measured near the smallest target, which is what
+ * the reference must beat tenfold. Sets run->stopped when it does not. */
 int rs_quality_continue(const RsQualityOptions* o, RsQualityRun* run, uint32_t next_spp);
 
 #endif /* RS_APP_BENCH_QUALITY_H */

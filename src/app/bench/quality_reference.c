@@ -73,7 +73,8 @@ static int cache_key(const RsQualityScene* qs, uint32_t spp, uint32_t seed, char
 {
     uint64_t h = RS_HASH64_SEED;
     char line[256];
-    int n = snprintf(line, sizeof line, "bench-quality reference 1|%ux%u|depth %u|integrator %u|spp %u|seed %u|independent+power",
+    int n = snprintf(line, sizeof line,
+                     "bench-quality reference 1|%ux%u|depth %u|integrator %u|spp %u|seed %u|independent+power",
                      qs->rd.width, qs->rd.height, qs->rd.max_depth, qs->rd.integrator, spp, seed);
     h = rs_hash64_bytes(h, line, (size_t)n);
     for (size_t i = 0; i < qs->files.count; ++i) {

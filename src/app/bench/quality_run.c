@@ -77,7 +77,7 @@ int rs_quality_continue(const RsQualityOptions* o, RsQualityRun* run, uint32_t n
     double smallest = o->targets[0];
     for (int t = 1; t < o->target_count; ++t)
         smallest = o->targets[t] < smallest ? o->targets[t] : smallest;
-    if (p->error.relmse <= 0.5 * smallest && p->error.relmse_trimmed <= 0.5 * smallest) {
+    if (p->error.relmse <= smallest && p->error.relmse_trimmed <= smallest) {
         run->stopped = "targets reached";
         return 0;
     }
