@@ -388,6 +388,7 @@ int rs_cmd_bench_quality(int argc, char** argv)
     if (rs_bench_meta_open(&meta, &o->common, o->json, NULL, 0, 0, &err) ||
         (o->csv && !(csv = fopen(o->csv, "w")) && rs_error_set(&err, "cannot write '%s'", o->csv))) {
         rs_cli_error("%s", err.message);
+        meta.json_path = NULL; /* nothing measured: no file */
         rs_bench_meta_close(&meta, &err);
         free(o);
         return RS_EXIT_FAILURE;

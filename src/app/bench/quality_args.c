@@ -168,12 +168,14 @@ static int parse_targets(const char* text, RsQualityOptions* o)
     return 0;
 }
 
-/* Options a rendering command shares, kept as given so that --external's render gets them too. */
+/* Options a rendering command shares, kept as given so that --external's render gets them too
+ * (a configuration's own settings follow them there, and so win). */
 static int remember_pass(RsQualityOptions* o, char** argv, int first, int last)
 {
-    static const char* const handed_on[] = {"--backend", "--devices", "--threads",      "--integrator", "--accel",
-                                            "--deadray", "--payload", "--trace-kernel", "--sort-rays",  "--sbvh",
-                                            "--sah-bins", "--max-memory"};
+    static const char* const handed_on[] = {"--backend",   "--devices",      "--threads",         "--integrator",
+                                            "--accel",     "--deadray",      "--payload",         "--trace-kernel",
+                                            "--sort-rays", "--sbvh",         "--sah-bins",        "--max-memory",
+                                            "--sampler",   "--light-sampler", "--noise-threshold", "--min-spp"};
     const char* arg = argv[first];
     for (size_t k = 0; k < sizeof handed_on / sizeof handed_on[0]; ++k) {
         size_t len = strlen(handed_on[k]);
