@@ -8,6 +8,7 @@ int rs_cmd_info(int argc, char** argv);
 int rs_cmd_bench(int argc, char** argv);
 int rs_cmd_bench_compact(int argc, char** argv);
 int rs_cmd_bench_trace(int argc, char** argv);
+int rs_cmd_bench_quality(int argc, char** argv);
 int rs_cmd_view(int argc, char** argv);
 
 #endif /* RS_APP_COMMANDS_H */

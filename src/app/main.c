@@ -21,6 +21,7 @@ static void usage(FILE* f)
             "  bench                  FPS per depth for every dead-ray strategy, ray statistics\n"
             "  bench-compact          stream-compaction micro-benchmark (GPU)\n"
             "  bench-trace            rays/s per acceleration structure and kind of ray\n"
+            "  bench-quality          error against time per sampler, light sampler and adaptive setting\n"
             "  info [SCENE]           version, build and devices; acceleration structures over SCENE\n"
             "  help COMMAND           options of a command (same as COMMAND --help)\n"
             "\n"
@@ -40,6 +41,7 @@ static const Command commands[] = {
     {"bench", rs_cmd_bench},
     {"bench-compact", rs_cmd_bench_compact},
     {"bench-trace", rs_cmd_bench_trace},
+    {"bench-quality", rs_cmd_bench_quality},
 };
 
 static const Command* find(const char* name)

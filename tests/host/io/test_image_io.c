@@ -1,8 +1,9 @@
 /* test_image_io.c - image files (host suite): PFM and HDR round-trip the linear values, PNG
  * holds the tone-mapped sRGB bytes, tone curves behave, unwritable paths fail early with a
  * message, and no temporary file is left behind; a write that runs out of room (a file size
- * limit, as a full disk) fails in every format and leaves no file, not even a truncated one.
- * Host C11. */
+ * limit, as a full disk) fails in every format and leaves no file, not even a truncated one;
+ * rs_image_read gives back what was written (PFM in both byte orders and grey, EXR with its
+ * variance layer) and refuses damaged files. Host C11. */
 #define _POSIX_C_SOURCE 200809L
 #include <signal.h>
 #include <stb_image.h>
@@ -12,7 +13,9 @@
 #include <unistd.h>
 
 #include "host/backend/cpu/display_cpu.h"
+#include "host/io/exr_io.h"
 #include "host/io/image_io.h"
+#include "host/io/image_read.h"
 #include "tests/test.h"
 
 enum { W = 7, H = 5 };
@@ -197,11 +200,80 @@ static void test_full_disk(const char* dir)
     free(rgba);
 }
 
+static void write_bytes(const char* path, const void* data, size_t size)
+{
+    FILE* f = fopen(path, "wb");
+    CHECK(f && fwrite(data, 1, size, f) == size, "cannot write %s", path);
+    if (f)
+        fclose(f);
+}
+
+static void test_read(const char* dir)
+{
+    float rgb[W * H * 3], var[W * H * 3];
+    fill(rgb);
+    for (int i = 0; i < W * H * 3; ++i)
+        var[i] = 0.001f * (float)i;
+    RsError err = {{0}};
+    char path[512];
+    RsRgbImage im;
+    snprintf(path, sizeof path, "%s/r.pfm", dir);
+    CHECK(rs_image_write(path, W, H, rgb, NULL, &err) == 0, "%s", err.message);
+    CHECK(rs_image_read(path, &im, &err) == 0 && im.width == W && im.height == H && !im.variance &&
+              memcmp(im.rgb, rgb, sizeof rgb) == 0,
+          "PFM read back differs: %s", err.message);
+    rs_rgb_image_free(&im);
+
+    /* big-endian (positive scale), grey, rows bottom first */
+    unsigned char be[64 + 2 * 3 * 4];
+    int n = snprintf((char*)be, 64, "Pf\n2 3\n1.0\n");
+    for (int i = 0; i < 6; ++i) {
+        float v = (float)i + 0.5f;
+        unsigned char b[4];
+        memcpy(b, &v, 4);
+        for (int k = 0; k < 4; ++k)
+            be[n + 4 * i + k] = b[3 - k]; /* this test runs on little-endian hosts */
+    }
+    snprintf(path, sizeof path, "%s/grey.pfm", dir);
+    write_bytes(path, be, (size_t)n + 24);
+    CHECK(rs_image_read(path, &im, &err) == 0 && im.width == 2 && im.height == 3, "grey PFM: %s", err.message);
+    if (im.rgb)
+        CHECK(im.rgb[0] == 4.5f && im.rgb[2] == 4.5f && im.rgb[3 * 5] == 1.5f, "grey PFM values %g %g", im.rgb[0],
+              im.rgb[3 * 5]);
+    rs_rgb_image_free(&im);
+
+    /* cut short, wrong magic, a size over the limit: refused, naming the file */
+    write_bytes(path, be, (size_t)n + 10);
+    rs_error_clear(&err);
+    CHECK(rs_image_read(path, &im, &err) != 0 && strstr(err.message, "grey.pfm") && strstr(err.message, "bytes"),
+          "truncated PFM: '%s'", err.message);
+    write_bytes(path, "P6\n2 2\n255\n", 11);
+    rs_error_clear(&err);
+    CHECK(rs_image_read(path, &im, &err) != 0 && strstr(err.message, "not a PFM"), "bad magic: '%s'", err.message);
+    write_bytes(path, "PF\n99999 2\n-1\n", 14);
+    rs_error_clear(&err);
+    CHECK(rs_image_read(path, &im, &err) != 0 && strstr(err.message, "size"), "huge PFM: '%s'", err.message);
+
+    /* EXR with a variance layer */
+    RsExrLayer layers[2] = {{"", "RGB", rgb}, {"variance", "RGB", var}};
+    snprintf(path, sizeof path, "%s/v.exr", dir);
+    rs_error_clear(&err);
+    CHECK(rs_exr_write(path, W, H, layers, 2, 0, &err) == 0, "%s", err.message);
+    CHECK(rs_image_read(path, &im, &err) == 0 && im.variance && memcmp(im.rgb, rgb, sizeof rgb) == 0 &&
+              memcmp(im.variance, var, sizeof var) == 0,
+          "EXR read back differs: %s", err.message);
+    rs_rgb_image_free(&im);
+    snprintf(path, sizeof path, "%s/v.png", dir);
+    rs_error_clear(&err);
+    CHECK(rs_image_read(path, &im, &err) != 0 && strstr(err.message, ".pfm or .exr"), "png: '%s'", err.message);
+}
+
 int main(void)
 {
     char dir[] = "/tmp/raystream-image-XXXXXX";
     CHECK(mkdtemp(dir) != NULL, "mkdtemp");
     test_roundtrip(dir);
+    test_read(dir);
     test_tonemap();
     test_display_stats();
     test_errors();
