@@ -24,7 +24,7 @@ static int parse_aovs(const char* list, uint32_t* mask)
                 found = 1;
             }
         if (!found) {
-            rs_cli_error("--aov: unknown layer '%.*s' (all, albedo, normal, depth, position, variance)", (int)len, p);
+            rs_cli_error("--aov: unknown layer '%.*s' (all, albedo, normal, depth, position, variance, samples)", (int)len, p);
             return -1;
         }
         p += len;
@@ -32,7 +32,7 @@ static int parse_aovs(const char* list, uint32_t* mask)
             ++p;
     }
     if (*mask == 0) {
-        rs_cli_error("--aov: expected a list of layers (all, albedo, normal, depth, position, variance)");
+        rs_cli_error("--aov: expected a list of layers (all, albedo, normal, depth, position, variance, samples)");
         return -1;
     }
     return 0;
@@ -49,7 +49,7 @@ void rs_render_usage(FILE* f)
             "                        (linear); may be given several times (default: SCENE's name\n"
             "                        with .png)\n"
             "  --aov LIST            also write these layers into every .exr output: all, or any of\n"
-            "                        albedo, normal, depth, position, variance (comma-separated)\n"
+            "                        albedo, normal, depth, position, variance, samples (comma-separated)\n"
             "  --denoise             write the denoised image (a-trous wavelet filter guided by the\n"
             "                        AOVs); .exr outputs keep the noisy one as the layer 'noisy',\n"
             "                        other formats in NAME.noisy.EXT\n"

@@ -151,7 +151,8 @@ int rs_viewer_frame(RsViewer* v, double budget_seconds, RsError* err)
     }
     double t_trace = rs_clock_seconds() - t0;
     RsDisplaySettings shown = v->display;
-    if (v->display.layer == RS_LAYER_ALBEDO || v->display.layer == RS_LAYER_NORMAL) {
+    if (v->display.layer == RS_LAYER_ALBEDO || v->display.layer == RS_LAYER_NORMAL ||
+        v->display.layer == RS_LAYER_SAMPLES) {
         shown.exposure = 0.0f; /* reflectances and mapped normals are already in [0, 1] */
         shown.auto_exposure = 0;
     }
@@ -233,6 +234,14 @@ int rs_viewer_key(RsViewer* v, int key, RsError* err)
     case 'x': v->display.auto_exposure = !v->display.auto_exposure; break;
     case 'n': v->display.denoise = !v->display.denoise; break;
     case 'v': v->display.layer = (v->display.layer + 1) % RS_LAYER_COUNT; break;
+    case 'S': /* adaptive sampling's heat map on or off (aov.h, rs_film_samples_heat) */
+        if (v->display.layer == RS_LAYER_SAMPLES) {
+            v->display.layer = v->layer_before_heat;
+        } else {
+            v->layer_before_heat = v->display.layer;
+            v->display.layer = RS_LAYER_SAMPLES;
+        }
+        break;
     case 'h': v->hud = !v->hud; break;
     case RS_VIEW_KEY_ESCAPE: v->quit = 1; break;
     case 'c': {

@@ -6,7 +6,7 @@
  * Host C11, application layer. Keys are characters, as typed: w a s d q e (move), r (reset
  * camera), 1-9 (max depth), m or \t (next dead-ray strategy), i (integrator), b / B (exposure
  * +/- half a stop), x (auto-exposure on/off), p (screenshot), c (print camera JSON), h (HUD),
- * 27 (Esc: quit).
+ * v (next layer), S (adaptive sampling's heat map on/off), 27 (Esc: quit).
  */
 #ifndef RS_APP_VIEW_CORE_H
 #define RS_APP_VIEW_CORE_H
@@ -42,6 +42,7 @@ typedef struct RsViewer {
     double rays_total;     /* rays traced by every frame */
 
     RsDisplaySettings display;
+    uint32_t layer_before_heat; /* the layer S returns to */
     RsDisplayStats stats;
     uint8_t* rgba;        /* width * height, what the window shows */
 

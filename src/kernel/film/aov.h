@@ -49,7 +49,8 @@ enum {
     X(NORMAL, "normal", "XYZ", "shading normal there, facing the camera (world space)") \
     X(DEPTH, "depth", "Z", "camera-space z of the first hit; +inf where no sample hit") \
     X(POSITION, "position", "XYZ", "first hit point (world space)") \
-    X(VARIANCE, "variance", "RGB", "variance of the pixel's mean, per channel")
+    X(VARIANCE, "variance", "RGB", "variance of the pixel's mean, per channel") \
+    X(SAMPLES, "samples", "N", "samples the pixel took (adaptive sampling stops converged pixels early)")
 
 typedef enum RsLayer {
 #define RS_LAYER_ENUM(id, name, channels, help) RS_LAYER_##id,
@@ -134,6 +135,8 @@ RS_FN RsFloat4 rs_film_layer(const RsFloat4* film, uint32_t pixels, uint32_t pix
                     rs_maxf(0.0f, (sq.z - n * mean.z * mean.z) * k));
     } else if (layer == RS_LAYER_ALBEDO) {
         v = rs_scale(rs_xyz(film[(size_t)RS_PLANE_ALBEDO * pixels + pixel]), inv);
+    } else if (layer == RS_LAYER_SAMPLES) {
+        v = rs_vec3_splat(n);
     } else if (layer == RS_LAYER_NORMAL) {
         v = rs_scale(rs_xyz(film[(size_t)RS_PLANE_NORMAL * pixels + pixel]), inv);
     } else {
@@ -147,10 +150,25 @@ RS_FN RsFloat4 rs_film_layer(const RsFloat4* film, uint32_t pixels, uint32_t pix
     return rs_pack(v, 1.0f);
 }
 
+/* The samples layer as a heat map: the share of the passes that visited the pixel in which it
+ * took a sample (the albedo plane's w counts the visits, adaptive.h), from blue (stopped early)
+ * through green to red (never stopped). */
+RS_FN RsFloat4 rs_film_samples_heat(const RsFloat4* film, uint32_t pixels, uint32_t pixel)
+{
+    float visits = fabsf(film[(size_t)RS_PLANE_ALBEDO * pixels + pixel].w);
+    if (!(visits > 0.0f))
+        return rs_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    float t = rs_minf(1.0f, film[pixel].w / visits);
+    float r = rs_minf(1.0f, rs_maxf(0.0f, 2.0f * t - 1.0f)), b = rs_minf(1.0f, rs_maxf(0.0f, 1.0f - 2.0f * t));
+    return rs_float4(r, 1.0f - r - b, b, 1.0f);
+}
+
 /* A layer as the viewer shows it (then tone-mapped): normals mapped to 0.5 + 0.5 n, depth
- * without its infinities; the rest as they are. */
+ * without its infinities, samples as a heat map; the rest as they are. */
 RS_FN RsFloat4 rs_film_layer_display(const RsFloat4* film, uint32_t pixels, uint32_t pixel, uint32_t layer)
 {
+    if (layer == RS_LAYER_SAMPLES)
+        return rs_film_samples_heat(film, pixels, pixel);
     RsFloat4 v = rs_film_layer(film, pixels, pixel, layer);
     if (layer == RS_LAYER_NORMAL && v.w > 0.0f)
         return rs_float4(0.5f + 0.5f * v.x, 0.5f + 0.5f * v.y, 0.5f + 0.5f * v.z, 1.0f);
