@@ -15,8 +15,8 @@
  *    rs_light_pdf_env give for the same point and direction.
  * 4. Edge cases: one light; only the environment; entries of zero power among others (never
  *    picked, probability 0) and none with any (nothing picked, rs_light_sample finds nothing);
- *    lights in one place (the builder halves them by count); a shading point of NaN (powers
- *    decide; nothing NaN).
+ *    lights in one place (the builder halves them by count); a shading point of NaN (nothing
+ *    NaN comes out).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -328,7 +328,7 @@ static void test_one_place(void)
         check_point(&v, random_point(k), 1, "lights in one place");
     check_point(&v, rs_vec3(0, 2, 0), 1, "at the lights in one place");
     chi_square_at(&v, rs_vec3(0.5f, 0.0f, 0.5f));
-    /* NaN: every importance is undefined, so each choice falls back to the children's powers */
+    /* a NaN point (a broken ray): whatever the importances make of it, nothing may be NaN */
     RsLightContext nan_ctx = rs_light_context(rs_vec3(NAN, 1.0f, 0.0f), rs_vec3_splat(0.0f));
     double sum = 0.0;
     for (uint32_t i = 0; i < v.light_count; ++i)

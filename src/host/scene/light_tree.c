@@ -27,7 +27,7 @@
 #define BINS 12
 #define SAH_MIN 16      /* nodes of at most this many lights are halved by count */
 #define MEDIAN_DEPTH 32 /* from here on, splits halve by count: depth <= 32 + 30 */
-#define PARALLEL_MIN 4096 /* fewer lights are built on the calling thread alone */
+#define PARALLEL_MIN 16384 /* fewer lights are built on the calling thread alone */
 #define MAX_LIGHTS (1u << 30)
 #define PI 3.14159265358979323846
 #define HALF_PI 1.57079632679489661923
@@ -207,9 +207,9 @@ static float bounds_cost(const Bounds* b, float pad)
     return (float)b->power * orientation_measure(c.cos_o, c.sin_o, b->hi[3]) * box_measure(b->lo, b->hi, pad);
 }
 
-static void write_node(RsFloat4* nodes, uint32_t index, const Bounds* bd)
+/* Node `index` over the set bd with cone c (bounds_cone(bd), or a leaf's own). */
+static void write_node(RsFloat4* nodes, uint32_t index, const Bounds* bd, Cone c)
 {
-    Cone c = bounds_cone(bd);
     float power = (float)bd->power;
     power = power < FLT_MIN ? FLT_MIN : (power > POWER_MAX ? POWER_MAX : power);
     float theta_e = bd->hi[3];
@@ -375,7 +375,8 @@ static uint32_t split(const Build* b, Worker* w, uint32_t* buf, uint32_t begin, 
 static void make_leaf(const Build* b, const TreeLight* l, uint32_t index, uint32_t depth, uint64_t path, Bounds* out)
 {
     bounds_of(l, 0, 1, out);
-    write_node(b->nodes, index, out);
+    Cone own = {{l->axis[0], l->axis[1], l->axis[2]}, l->lo[3], sqrtf(maxf(0.0f, 1.0f - l->lo[3] * l->lo[3]))};
+    write_node(b->nodes, index, out, own);
     b->nodes[4 * (size_t)index + 3].x = rs_uint_as_float(RS_LIGHT_TREE_LEAF | l->light);
     b->trails[l->light] = ((uint64_t)1 << depth) | path;
 }
@@ -402,7 +403,7 @@ static void build_node(const Build* b, Worker* w, uint32_t buf, uint32_t begin, 
     build_node(b, w, buf, mid, end, right, depth + 1, path | ((uint64_t)1 << depth), second, &got_right);
     *out = got_left;
     bounds_merge(out, &got_right);
-    write_node(b->nodes, index, out);
+    write_node(b->nodes, index, out, bounds_cone(out));
     b->nodes[4 * (size_t)index + 3].x = rs_uint_as_float(second);
 }
 
@@ -423,7 +424,7 @@ static void build_top(Build* b, uint32_t buf, uint32_t begin, uint32_t end, cons
     const Bounds *left, *right;
     uint32_t mid = split(b, &b->workers[0], &buf, begin, end, known, depth, &left_store, &right_store, &left, &right, 1);
     uint32_t second = index + 2 * (mid - begin);
-    write_node(b->nodes, index, known);
+    write_node(b->nodes, index, known, bounds_cone(known));
     b->nodes[4 * (size_t)index + 3].x = rs_uint_as_float(second);
     build_top(b, buf, begin, mid, left, depth + 1, path, index + 1);
     build_top(b, buf, mid, end, right, depth + 1, path | ((uint64_t)1 << depth), second);
@@ -461,8 +462,8 @@ static int build_tree(Build* b, uint32_t n, uint32_t threads, RsError* err)
     }
     b->workers = calloc(workers, sizeof *b->workers);
     b->worker_count = b->workers ? workers : 0;
-    /* about 16 subtrees a worker, so that an uneven split does not leave one worker the rest */
-    b->subtree_max = workers > 1 ? n / (16 * workers) : n;
+    /* about 8 subtrees a worker, so that an uneven split does not leave one worker the rest */
+    b->subtree_max = workers > 1 ? n / (8 * workers) : n;
     if (b->subtree_max < SAH_MIN + 1)
         b->subtree_max = SAH_MIN + 1;
     b->subtrees = malloc(n * sizeof *b->subtrees); /* as many as lights, should the splits be lopsided */
