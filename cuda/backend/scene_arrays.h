@@ -20,7 +20,7 @@
  *      a member struct (`const float* cdf;` in RsLightSelectView light_select), with a count the
  *      view holds or implies, and fill them in rs_scene_view (src/host/scene/scene.c);
  *   2. add one row at the end of the list below:
- *      X(float, light_select_cdf, light_select.cdf, (scene)->light_count)
+ *      X(float, light_select_cdf, light_select.cdf, (scene)->light_select.cdf ? (scene)->light_count : 0)
  * That is all the CUDA backend needs: member, upload, view and free come from the row. Where
  * the row goes is not observable (each array is its own allocation and a failed one reports the
  * same call); new rows go at the end.
@@ -49,7 +49,10 @@
     /* the environment map's image; its CDFs are built from it on the GPU */                                   \
     X(RsFloat4, env_texels, env_map.texels, (size_t)((uint64_t)(scene)->env_map.width * (scene)->env_map.height)) \
     /* how NEE picks a light (light_select.h): RS_LIGHT_SELECT_POWER's tables */                              \
-    X(float, light_select_cdf, light_select.cdf, (scene)->light_count)                                         \
-    X(float, light_select_pmf, light_select.pmf, (scene)->light_count)
+    X(float, light_select_cdf, light_select.cdf, (scene)->light_select.cdf ? (scene)->light_count : 0)         \
+    X(float, light_select_pmf, light_select.pmf, (scene)->light_select.pmf ? (scene)->light_count : 0)         \
+    /* RS_LIGHT_SELECT_TREE's nodes (four blocks each) and per-light trails (light_tree.h) */                  \
+    X(RsFloat4, light_tree_nodes, light_select.nodes, 4 * (size_t)(scene)->light_select.node_count)            \
+    X(uint64_t, light_tree_trails, light_select.trails, (scene)->light_select.trails ? (scene)->light_count : 0)
 
 #endif /* RS_CUDA_SCENE_ARRAYS_H */

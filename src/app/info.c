@@ -1,6 +1,6 @@
 /* info.c - `raystream info [SCENE]`: version, build configuration, CPU and CUDA devices; with a
  * scene, every acceleration structure built over it with its build time, SAH cost, node count
- * and bytes. Host C11, application layer. */
+ * and bytes, and the light tree with its build time. Host C11, application layer. */
 #include <stdio.h>
 #include <string.h>
 
@@ -46,6 +46,16 @@ static int describe_scene(const char* path, const RsAccelOptions* base)
     printf("SAH cost: bvh2 counts 1 per node and per primitive test, bvh8 1 per node and 0.3 per\n"
            "primitive (Ylitie et al.); both per ray, over the root's area. Build times on %u threads.\n",
            base->threads ? base->threads : rs_cpu_count());
+    if (scene.light_count > 0) { /* the light tree over the same scene (--light-sampler tree) */
+        if (rs_scene_select_lights(&scene, RS_LIGHT_SELECT_TREE, &err) == 0) {
+            const RsLightTree* tree = &scene.light_select.tree;
+            printf("light tree: %u lights, %u nodes, depth %u, built in %.4f s\n", scene.light_count, tree->node_count,
+                   tree->depth, scene.light_select.build_seconds);
+        } else {
+            printf("light tree: %s\n", err.message);
+            rs_error_clear(&err);
+        }
+    }
     rs_scene_free(&scene);
     return RS_EXIT_OK;
 }
@@ -59,7 +69,7 @@ int rs_cmd_info(int argc, char** argv)
             printf("usage: raystream info [SCENE] [--threads N] [--sah-bins N]\n\n"
                    "Prints the version, the build configuration and the devices raystream can render on.\n"
                    "With a scene, builds every acceleration structure over it and prints its build time,\n"
-                   "SAH cost, node count and memory.\n");
+                   "SAH cost, node count and memory, and the light tree's build time.\n");
             return RS_EXIT_OK;
         }
         uint64_t n;

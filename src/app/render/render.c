@@ -287,11 +287,15 @@ static int render_main(RsRenderArgs* args, RsCluster* cl)
         rs_renderer_describe(renderer, devices, sizeof devices);
         if (cl->size > 1)
             snprintf(ranks, sizeof ranks, " (rank 0 of %d)", cl->size);
-        rs_cli_note("%s: %ux%u, %u spp, %s, max depth %u, %s on %s%s, %zu primitives in %s%s (%.2f s)", a.scene_path,
+        char lights[96] = "";
+        if (scene.light_select.method == RS_LIGHT_SELECT_TREE)
+            snprintf(lights, sizeof lights, ", %u lights in a light tree (%.3f s)", scene.light_count,
+                     scene.light_select.build_seconds);
+        rs_cli_note("%s: %ux%u, %u spp, %s, max depth %u, %s on %s%s, %zu primitives in %s%s (%.2f s)%s", a.scene_path,
                     rd.width, rd.height, rd.spp, rs_integrator_name(rd.integrator), rd.max_depth,
                     rs_deadray_name(opt->backend.deadray), devices, ranks, scene.prims.count,
                     rs_accel_name(scene.accel.view.kind), scene.accel_options.spatial_splits ? "+sbvh" : "",
-                    scene.accel.stats.build_seconds);
+                    scene.accel.stats.build_seconds, lights);
     }
 
     if (a.resume) {

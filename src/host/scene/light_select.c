@@ -5,11 +5,13 @@
 #include <string.h>
 
 #include "host/util/array.h"
+#include "host/util/clock.h"
 
 void rs_light_select_free(RsLightSelect* sel)
 {
     free(sel->cdf);
     free(sel->pmf);
+    rs_light_tree_free(&sel->tree);
     memset(sel, 0, sizeof *sel);
 }
 
@@ -35,23 +37,32 @@ static int build_power(RsLightSelect* sel, const double* power, uint32_t count, 
     return 0;
 }
 
-int rs_light_select_build(RsLightSelect* sel, uint32_t method, const double* power, uint32_t count, RsError* err)
+int rs_light_select_build(RsLightSelect* sel, uint32_t method, const RsSceneView* view, const double* power,
+                          uint32_t threads, RsError* err)
 {
     rs_light_select_free(sel);
+    double t0 = rs_clock_seconds();
     sel->method = method;
-    sel->count = count;
-    if (count == 0)
+    sel->count = view->light_count;
+    if (sel->count == 0)
         return 0;
+    int failed;
     switch (method) {
     case RS_LIGHT_SELECT_POWER:
-        if (build_power(sel, power, count, err)) {
-            rs_light_select_free(sel);
-            return -1;
-        }
-        return 0;
+        failed = build_power(sel, power, sel->count, err);
+        break;
+    case RS_LIGHT_SELECT_TREE:
+        failed = rs_light_tree_build(&sel->tree, view, power, threads, err);
+        break;
     default:
         return rs_error_set(err, "internal error: unknown light selection method %u", method);
     }
+    if (failed) {
+        rs_light_select_free(sel);
+        return -1;
+    }
+    sel->build_seconds = rs_clock_seconds() - t0;
+    return 0;
 }
 
 RsLightSelectView rs_light_select_view(const RsLightSelect* sel)
@@ -61,5 +72,9 @@ RsLightSelectView rs_light_select_view(const RsLightSelect* sel)
     v.method = sel->method;
     v.cdf = sel->cdf;
     v.pmf = sel->pmf;
+    v.nodes = sel->tree.nodes;
+    v.trails = sel->tree.trails;
+    v.node_count = sel->tree.node_count;
+    v.env_prob = sel->tree.env_prob;
     return v;
 }

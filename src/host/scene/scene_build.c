@@ -59,7 +59,8 @@ int rs_scene_select_lights(RsScene* scene, uint32_t method, RsError* err)
     rs_light_select_free(&scene->light_select);
     if (rs_scene_build_lights(scene, 0.5f * rs_length(rs_sub(scene->bounds_hi, scene->bounds_lo)), &power, err))
         return -1;
-    int failed = rs_light_select_build(&scene->light_select, method, power, scene->light_count, err);
+    RsSceneView view = rs_scene_view(scene); /* the table and what it names; no selection yet */
+    int failed = rs_light_select_build(&scene->light_select, method, &view, power, scene->accel_options.threads, err);
     free(power);
     if (failed)
         return -1;

@@ -106,6 +106,8 @@ RS_FN int rs_light_sample(const RsSceneView* s, RsLightContext ctx, float u_pick
     RsVec3 from = ctx.p;
     float select_pdf;
     RsFloat4 light = s->lights[rs_light_select_sample(s, ctx, u_pick, &select_pdf)];
+    if (!(select_pdf > 0.0f)) /* no light can be picked (light_select.h) */
+        return 0;
     uint32_t emitter = rs_light_emitter(light);
     ls->delta = 0;
     if (emitter != RS_LIGHT_ENVIRONMENT && (emitter & RS_LIGHT_POINT_BIT)) {

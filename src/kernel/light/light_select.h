@@ -20,10 +20,16 @@
  * Methods (RS_LIGHT_SELECT_*; an enum switch, never a device function pointer):
  *   POWER  probability proportional to emitted power (pbrt-v4's PowerLightSampler), one CDF for
  *          the whole scene, binary search; ignores the context.
+ *   TREE   a BVH over the emitters with power and orientation bounds (light_tree.h): one walk
+ *          from the root, each child drawn in proportion to its importance at ctx.p (power,
+ *          distance, orientation; never ctx.n); the probability is the product of the choices
+ *          along the light's stored trail. The environment is picked beside the tree with a
+ *          fixed probability, its share of the scene's power (what POWER gives it).
  */
 #ifndef RS_KERNEL_LIGHT_SELECT_H
 #define RS_KERNEL_LIGHT_SELECT_H
 
+#include "kernel/light/light_tree.h"
 #include "kernel/scene/scene_view.h"
 
 typedef struct RsLightContext {
@@ -59,13 +65,15 @@ RS_FN uint32_t rs_light_select_power_find(const RsLightSelectView* sel, uint32_t
     return lo;
 }
 
-/* Picks a light for NEE at ctx with u in [0, 1); *pmf is the probability of that pick.
- * Only call with scene->light_count > 0. */
+/* Picks a light for NEE at ctx with u in [0, 1); *pmf is the probability of that pick (0 only
+ * when no light can be picked: rs_light_sample then finds none). Only call with
+ * scene->light_count > 0. */
 RS_FN uint32_t rs_light_select_sample(const RsSceneView* s, RsLightContext ctx, float u, float* pmf)
 {
-    (void)ctx;
     const RsLightSelectView* sel = &s->light_select;
     switch (sel->method) {
+    case RS_LIGHT_SELECT_TREE:
+        return rs_light_tree_sample(s, ctx.p, u, pmf);
     default: { /* RS_LIGHT_SELECT_POWER */
         uint32_t light = rs_light_select_power_find(sel, s->light_count, u);
         *pmf = sel->pmf[light];
@@ -77,10 +85,11 @@ RS_FN uint32_t rs_light_select_sample(const RsSceneView* s, RsLightContext ctx, 
 /* The probability that rs_light_select_sample at ctx picks `light`; 0 for RS_NO_LIGHT. */
 RS_FN float rs_light_select_pmf(const RsSceneView* s, RsLightContext ctx, uint32_t light)
 {
-    (void)ctx;
     if (light == RS_NO_LIGHT)
         return 0.0f;
     switch (s->light_select.method) {
+    case RS_LIGHT_SELECT_TREE:
+        return rs_light_tree_pmf(s, ctx.p, light);
     default: /* RS_LIGHT_SELECT_POWER */
         return s->light_select.pmf[light];
     }

@@ -20,10 +20,14 @@ enum {
 };
 
 typedef struct RsLightSelectView {
-    uint32_t method;  /* RS_LIGHT_SELECT_* */
-    uint32_t pad_[3];
-    const float* cdf; /* POWER: cumulative probability up to and including light i (last: 1) */
-    const float* pmf; /* POWER: probability of light i */
+    uint32_t method;     /* RS_LIGHT_SELECT_* */
+    uint32_t node_count; /* TREE: nodes (each four RsFloat4); 0 when no light but the environment */
+    float env_prob;      /* TREE: the probability of picking the environment */
+    uint32_t pad_;
+    const float* cdf;       /* POWER: cumulative probability up to and including light i (last: 1) */
+    const float* pmf;       /* POWER: probability of light i */
+    const RsFloat4* nodes;  /* TREE: 4 * node_count blocks, depth-first (light_tree.h) */
+    const uint64_t* trails; /* TREE: per light, the way from the root to its leaf; 0: not in the tree */
 } RsLightSelectView;
 
 typedef struct RsSceneView {
