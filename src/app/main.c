@@ -57,6 +57,13 @@ int main(int argc, char** argv)
     /* Past a file size limit (ulimit -f) a write fails with EFBIG, which raystream reports like a
      * full disk, instead of SIGXFSZ killing the process and everything it had rendered. */
     signal(SIGXFSZ, SIG_IGN);
+    /* A reader that went away (`raystream render ... 2>&1 | head -1`) makes writes to stdout or
+     * stderr fail with EPIPE, which only loses those messages: the render goes on and writes its
+     * files. The save signals end nothing: a command that can save listens for them
+     * (interrupt.h); the others ignore them. */
+    signal(SIGPIPE, SIG_IGN);
+    signal(SIGUSR1, SIG_IGN);
+    signal(SIGUSR2, SIG_IGN);
     if (argc < 2) {
         usage(stderr);
         return RS_EXIT_USAGE;

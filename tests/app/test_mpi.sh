@@ -3,7 +3,9 @@
 # with MPI): the ranks' image equals one process's bit for bit (2 and 3 ranks: an uneven
 # split); a checkpoint written by 3 ranks resumes on 2 and on one process; a rank that fails
 # ends the job at once with a message naming it; a rank killed by a signal ends the job within
-# seconds; SIGINT to rank 0 writes the partial image with every rank's samples.
+# seconds; SIGINT to rank 0 writes the partial image with every rank's samples; so does SIGINT or
+# SIGHUP to rank 1, and SIGINT to rank 0 after it finished its share while rank 1 still traces;
+# SIGUSR1 says that under mpirun the checkpoint is saved at the end and on an interrupt only.
 rs=$1 scenes=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -41,6 +43,23 @@ took=$(($(date +%s) - start))
 grep -q "rank 1 of 2: not enough memory" "$tmp/f.log" || fail "the failing rank is not named: $(cat "$tmp/f.log")"
 [ $took -le 20 ] || fail "a failing rank took $took s to end the job"
 
+# every pixel of a checkpoint's film has samples: every rank's spans are in it. The film is the
+# file's end (1 to 8 planes of 48x36 RsFloat4 after a header of less than one plane), so this
+# reads it whatever the header holds.
+every_rank_in() {
+    python3 - "$1" <<'PY'
+import struct, sys
+data = open(sys.argv[1], "rb").read()
+plane = 48 * 36 * 16
+planes = (len(data) - 1) // plane
+start = len(data) - planes * plane
+film = struct.unpack_from(f"<{48 * 36 * 4}f", data, start)
+counts = film[3::4]
+print("pixel sample counts from", min(counts), "to", max(counts), file=sys.stderr)
+sys.exit(0 if min(counts) >= 1 and all(c == int(c) for c in counts) else 1)
+PY
+}
+
 # start a long render on 2 ranks, each writing its pid, and wait until both run (small waves:
 # every span has samples by then, so the partial image shows whether a rank's part is missing)
 long() {
@@ -71,14 +90,51 @@ wait $job
 status=$?
 [ $status -eq 130 ] || fail "SIGINT on rank 0: exit $status (expected 130): $(cat "$tmp/l.log")"
 [ -s "$tmp/i.partial.pfm" ] || fail "SIGINT on rank 0: no partial image: $(cat "$tmp/l.log")"
-python3 - "$tmp/i.pfm.ck" <<'PY' || fail "SIGINT on rank 0: the checkpoint lacks a rank's samples"
-import struct, sys
-data = open(sys.argv[1], "rb").read()
-film = struct.unpack(f"<{48 * 36 * 4}f", data[56:56 + 48 * 36 * 16])
-counts = film[3::4]
-print("pixel sample counts from", min(counts), "to", max(counts), file=sys.stderr)
-sys.exit(0 if min(counts) >= 1 else 1)   # every pixel has samples: both ranks' spans are there
-PY
+every_rank_in "$tmp/i.pfm.ck" || fail "SIGINT on rank 0: the checkpoint lacks a rank's samples"
+
+# SIGINT to a rank other than 0 stops the whole job like SIGINT to rank 0 (it asks rank 0)
+long "$tmp/j.pfm"
+kill -INT "$(cat "$tmp/pid.1")"
+wait $job
+status=$?
+[ $status -eq 130 ] || fail "SIGINT on rank 1: exit $status (expected 130): $(cat "$tmp/l.log")"
+grep -q "another rank was interrupted" "$tmp/l.log" || fail "SIGINT on rank 1: not announced: $(cat "$tmp/l.log")"
+[ -s "$tmp/j.partial.pfm" ] || fail "SIGINT on rank 1: no partial image: $(cat "$tmp/l.log")"
+every_rank_in "$tmp/j.pfm.ck" || fail "SIGINT on rank 1: the checkpoint lacks a rank's samples"
+
+# SIGUSR1 under mpirun: a note (the checkpoint is gathered only at the end); SIGHUP to rank 1
+# then acts as SIGINT does
+long "$tmp/h.pfm"
+kill -USR1 "$(cat "$tmp/pid.0")"
+i=0
+while ! grep -q "asked to save (SIGUSR1): under mpirun" "$tmp/l.log" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+kill -HUP "$(cat "$tmp/pid.1")"
+wait $job
+status=$?
+[ $status -eq 130 ] || fail "SIGHUP on rank 1: exit $status (expected 130): $(cat "$tmp/l.log")"
+grep -q "asked to save (SIGUSR1): under mpirun" "$tmp/l.log" || fail "SIGUSR1 under mpirun: $(cat "$tmp/l.log")"
+[ -s "$tmp/h.partial.pfm" ] && every_rank_in "$tmp/h.pfm.ck" || fail "SIGHUP on rank 1: $(cat "$tmp/l.log")"
+
+# rank 0 done with its share while rank 1 (stopped here) still has work: SIGINT to rank 0 must
+# still reach rank 1, not wait for it to finish in the gather
+rm -f "$tmp"/pid.* "$tmp"/e.*
+$mpi -np 2 sh -c 'echo $$ > "$3/pid.$OMPI_COMM_WORLD_RANK"
+    exec "$0" render "$1" --spp 600 --width 48 --height 36 --backend cpu --threads 1 -o "$2" \
+        --checkpoint "$2.ck" --max-memory 64K' "$rs" "$scene" "$tmp/e.pfm" "$tmp" >"$tmp/l.log" 2>&1 &
+job=$!
+i=0
+while { [ ! -s "$tmp/pid.0" ] || [ ! -s "$tmp/pid.1" ]; } && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+sleep 1
+kill -STOP "$(cat "$tmp/pid.1")"
+sleep 4 # rank 0 alone finishes its 600 spp (on a slow machine it is interrupted sooner: the same result)
+kill -INT "$(cat "$tmp/pid.0")"
+sleep 0.3
+kill -CONT "$(cat "$tmp/pid.1")"
+wait $job
+status=$?
+[ $status -eq 130 ] || fail "SIGINT on rank 0 after its share: exit $status (expected 130): $(cat "$tmp/l.log")"
+[ -s "$tmp/e.partial.pfm" ] && [ ! -e "$tmp/e.pfm" ] || fail "SIGINT on rank 0 after its share: $(cat "$tmp/l.log")"
+every_rank_in "$tmp/e.pfm.ck" || fail "SIGINT on rank 0 after its share: the checkpoint lacks rank 1's samples"
 
 [ $failures -eq 0 ] && echo "test_mpi: all checks passed"
 exit $((failures != 0))

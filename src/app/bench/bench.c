@@ -24,6 +24,7 @@
 #include "app/bench/bench_meta.h"
 #include "app/cli.h"
 #include "app/commands.h"
+#include "app/interrupt.h"
 #include "app/options.h"
 #include "git_commit.h"
 #include "host/import/scene_loader.h"
@@ -248,9 +249,13 @@ static int run_config(RsRenderer* renderer, const RsScene* scene, const RsRender
         }
         double t0 = rs_clock_seconds();
         /* frame f traces sample numbers [f * spp, (f + 1) * spp): the same for every strategy;
-         * rs_renderer_trace returns when every device has finished */
-        if (rs_renderer_trace(renderer, (uint64_t)(f + 1) * frame_paths, err))
+         * rs_renderer_trace returns when every device has finished, or (a second stop signal)
+         * after the wave in flight: then the configuration is dropped */
+        int traced = rs_renderer_trace(renderer, (uint64_t)(f + 1) * frame_paths, err);
+        if (traced) {
+            status = traced < 0 ? -1 : 1;
             goto done;
+        }
         if (f >= o->warmup)
             times[f - o->warmup] = (rs_clock_seconds() - t0) * 1e3;
         if (o->denoise) { /* the frame's film, denoised: from the first launch until it is done */
@@ -388,19 +393,33 @@ int rs_cmd_bench(int argc, char** argv)
     uint32_t spp = o.common.spp ? o.common.spp : 1;
 
     BenchMeta meta;
-    if (rs_bench_meta_open(&meta, &o.common, o.json, o.csv, o.frames, o.warmup, &err)) {
+    if (rs_bench_check_paths(o.json, o.csv, o.scenes, o.scene_count, NULL, &err) ||
+        rs_bench_meta_open(&meta, &o.common, o.json, o.csv, o.frames, o.warmup, &err)) {
         rs_cli_error("%s", err.message);
         return RS_EXIT_FAILURE;
     }
+    /* a stop signal ends the run after the configuration in flight (a second one drops it),
+     * and what was measured is written (interrupt.h) */
+    rs_interrupt_install("interrupted: finishing this configuration, then writing the results (interrupt again "
+                         "to stop sooner)",
+                         "stopping now; the configurations measured will still be written (a third interrupt quits "
+                         "without writing)");
+    int clash = 0;
     size_t capacity = (size_t)o.scene_count * 2 * RS_DEADRAY_COUNT * o.depth_count * (size_t)device_total;
     BenchResult* results = calloc(capacity ? capacity : 1, sizeof *results);
     int count = 0, status = RS_EXIT_OK;
-    for (int si = 0; si < o.scene_count && status == RS_EXIT_OK; ++si) {
+    for (int si = 0; si < o.scene_count && status == RS_EXIT_OK && !rs_interrupt_count(); ++si) {
         RsScene scene;
         rs_error_clear(&err);
         RsAccelOptions accel = rs_common_accel(&o.common);
-        if (rs_scene_load(o.scenes[si], &accel, &scene, NULL, &err)) {
+        RsFileList files_read = {0};
+        int loaded = rs_scene_load(o.scenes[si], &accel, &scene, &files_read, &err) == 0;
+        clash = loaded && rs_bench_check_paths(o.json, o.csv, NULL, 0, &files_read, &err);
+        rs_file_list_free(&files_read);
+        if (!loaded || clash) {
             rs_cli_error("%s", err.message);
+            if (loaded)
+                rs_scene_free(&scene);
             status = RS_EXIT_FAILURE;
             break;
         }
@@ -413,12 +432,12 @@ int rs_cmd_bench(int argc, char** argv)
             break;
         }
         rs_bench_meta_scene(&meta, o.scenes[si], &scene);
-        for (int d = 0; d < RS_DEADRAY_COUNT && status == RS_EXIT_OK; ++d) {
+        for (int d = 0; d < RS_DEADRAY_COUNT && status == RS_EXIT_OK && !rs_interrupt_count(); ++d) {
             if (!o.deadray[d])
                 continue;
             /* 1, 2, ..., N devices when there are several: the scaling table; the last is all */
-            for (int used = device_total > 1 ? 1 : device_total; used <= device_total && status == RS_EXIT_OK;
-                 ++used) {
+            for (int used = device_total > 1 ? 1 : device_total;
+                 used <= device_total && status == RS_EXIT_OK && !rs_interrupt_count(); ++used) {
                 RsRendererConfig cfg = all_devices;
                 cfg.backend.deadray = (RsDeadRay)d;
                 cfg.backend.aovs |= scene.render.noise_threshold > 0.0f; /* adaptive sampling's planes */
@@ -431,10 +450,11 @@ int rs_cmd_bench(int argc, char** argv)
                     break;
                 }
                 rs_bench_meta_device(&meta, renderer);
+                rs_renderer_set_stop(renderer, NULL, rs_interrupt_stop_flag());
                 for (int ii = 0; ii < 2 && status == RS_EXIT_OK; ++ii) {
                     if (!o.integrators[ii])
                         continue;
-                    for (int k = 0; k < o.depth_count; ++k) {
+                    for (int k = 0; k < o.depth_count && !rs_interrupt_count(); ++k) {
                         RsRenderDesc rd = scene.render;
                         rd.width = width;
                         rd.height = height;
@@ -447,7 +467,10 @@ int rs_cmd_bench(int argc, char** argv)
                         r->integrator = (uint32_t)ii;
                         r->depth = o.depths[k];
                         r->deadray = (RsDeadRay)d;
-                        if (run_config(renderer, &scene, &rd, &o, r, &err)) {
+                        int ran = run_config(renderer, &scene, &rd, &o, r, &err);
+                        if (ran > 0)
+                            break; /* dropped by a second stop signal */
+                        if (ran < 0) {
                             rs_cli_error("%s: %s %s depth %u: %s", o.scenes[si], rs_integrator_name((uint32_t)ii),
                                          rs_deadray_name((RsDeadRay)d), o.depths[k], err.message);
                             status = RS_EXIT_FAILURE;
@@ -482,10 +505,18 @@ int rs_cmd_bench(int argc, char** argv)
         rs_scene_free(&scene);
     }
     rs_error_clear(&err);
-    if (rs_bench_meta_close(&meta, &err)) {
+    if (clash) {
+        rs_bench_meta_discard(&meta); /* an output is an input: write nothing */
+    } else if (rs_bench_meta_close(&meta, &err)) {
         rs_cli_error("%s", err.message);
         status = RS_EXIT_FAILURE;
     }
+    if (status == RS_EXIT_OK && rs_interrupt_count()) {
+        rs_cli_note("interrupted: %d configuration%s measured%s", count, count == 1 ? "" : "s",
+                    o.json || o.csv ? " and written" : "");
+        status = RS_EXIT_INTERRUPTED;
+    }
+    rs_interrupt_uninstall();
     free(results);
     return status;
 }

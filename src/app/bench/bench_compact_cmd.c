@@ -43,6 +43,8 @@ static void emit(const RsCompactBenchRow* r, void* ctx)
     if (out->csv)
         fprintf(out->csv, "%s,%s,%d,%u,%.4f,%u,%u,%.5f,%.2f,%.2f,%.4f,%.4f\n", r->sweep, r->method, r->payload, r->n,
                 r->fill, r->block, r->kept, r->ms, r->gbps, r->copy_gbps, r->gbps / r->copy_gbps, r->gitems);
+    if (out->csv)
+        fflush(out->csv); /* a killed run keeps its rows */
 }
 
 static int parse_sizes(const char* text, uint32_t* out, int* count)
@@ -112,7 +114,8 @@ int rs_cmd_bench_compact(int argc, char** argv)
     rs_common_options_init(&common);
     BenchMeta meta;
     RsError err = {{0}};
-    if (rs_bench_meta_open(&meta, &common, json, NULL, 0, 1, &err)) {
+    if (rs_bench_check_paths(json, csv, NULL, 0, NULL, &err) ||
+        rs_bench_meta_open(&meta, &common, json, NULL, 0, 1, &err)) {
         rs_cli_error("%s", err.message);
         return RS_EXIT_FAILURE;
     }

@@ -1,5 +1,8 @@
 /* bench_meta.c - benchmark result files (see bench_meta.h). Host C11, application layer.
- * CSV rows are written as each configuration finishes, so an interrupted run keeps them. */
+ * CSV rows are written (and flushed) as each configuration finishes, into NAME.tmp-PID, renamed
+ * to NAME when the run ends or a signal stops it (interrupt.h): so an interrupted run keeps
+ * them, and a file the run reads (a scene, a mesh, a texture) is never truncated before the
+ * check that it is not an output. */
 #define _POSIX_C_SOURCE 200809L
 #include "app/bench/bench_meta.h"
 
@@ -9,8 +12,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "app/output_paths.h"
 #include "git_commit.h"
 #include "host/io/file_hash.h"
+#include "host/io/safe_file.h"
 #include "host/util/thread_pool.h"
 #include "version.h"
 
@@ -34,18 +39,10 @@ int rs_bench_meta_open(BenchMeta* m, const RsCommonOptions* o, const char* json_
     memset(m, 0, sizeof *m);
     m->json_path = json_path;
     m->csv_path = csv_path;
-    if (json_path) {
-        FILE* probe = fopen(json_path, "a");
-        if (!probe)
-            return rs_error_set(err, "cannot write '%s': %s", json_path, strerror(errno));
-        fclose(probe);
-    }
-    if (csv_path) {
-        m->csv = fopen(csv_path, "w");
-        if (!m->csv)
-            return rs_error_set(err, "cannot write '%s': %s", csv_path, strerror(errno));
-        fputs(csv_header, m->csv);
-    }
+    if (json_path && rs_file_check_writable(json_path, err))
+        return -1;
+    if (csv_path && !(m->csv = rs_bench_csv_open(csv_path, csv_header, err)))
+        return -1;
     m->root = cJSON_CreateObject();
     cJSON* meta = cJSON_AddObjectToObject(m->root, "meta");
     cJSON_AddStringToObject(meta, "raystream", RS_VERSION);
@@ -211,11 +208,69 @@ void rs_bench_meta_result(BenchMeta* m, const char* scene, const char* integrato
     }
 }
 
+int rs_bench_check_paths(const char* json, const char* csv, const char* const* scenes, int scene_count,
+                         const RsFileList* files_read, RsError* err)
+{
+    RsPathSet paths = {0};
+    int status = (json && rs_path_set_write(&paths, json, "results (--json)", err)) ||
+                 (csv && rs_path_set_write(&paths, csv, "results (--csv)", err));
+    for (int i = 0; i < scene_count && !status; ++i)
+        status = rs_path_set_read(&paths, scenes[i], "scene", err);
+    if (!status && files_read)
+        status = rs_path_set_read_list(&paths, files_read, err) || rs_path_set_check_collisions(&paths, err);
+    else if (!status)
+        status = rs_path_set_check(&paths, err);
+    rs_path_set_free(&paths);
+    return status ? -1 : 0;
+}
+
+static void csv_temp_name(const char* path, char* out, size_t size)
+{
+    snprintf(out, size, "%s.tmp-%ld", path, (long)getpid());
+}
+
+FILE* rs_bench_csv_open(const char* path, const char* header, RsError* err)
+{
+    char tmp[4096];
+    csv_temp_name(path, tmp, sizeof tmp);
+    FILE* f = fopen(tmp, "w");
+    if (!f) {
+        rs_error_set(err, "cannot write '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    fputs(header, f);
+    fflush(f);
+    return f;
+}
+
+int rs_bench_csv_close(FILE* f, const char* path, int keep, RsError* err)
+{
+    char tmp[4096];
+    csv_temp_name(path, tmp, sizeof tmp);
+    int failed = fclose(f) != 0;
+    int e = errno;
+    if (!failed && keep && rename(tmp, path) != 0) {
+        failed = 1;
+        e = errno;
+    }
+    if (failed || !keep)
+        remove(tmp);
+    return failed ? rs_error_set(err, "cannot write '%s': %s", path, strerror(e)) : 0;
+}
+
+void rs_bench_meta_discard(BenchMeta* m)
+{
+    if (m->csv)
+        rs_bench_csv_close(m->csv, m->csv_path, 0, NULL);
+    cJSON_Delete(m->root);
+    memset(m, 0, sizeof *m);
+}
+
 int rs_bench_meta_close(BenchMeta* m, RsError* err)
 {
     int status = 0;
-    if (m->csv && fclose(m->csv) != 0)
-        status = rs_error_set(err, "cannot write '%s': %s", m->csv_path, strerror(errno));
+    if (m->csv && rs_bench_csv_close(m->csv, m->csv_path, 1, err))
+        status = -1;
     if (m->json_path && m->root) {
         char* text = cJSON_Print(m->root);
         char tmp[4096];

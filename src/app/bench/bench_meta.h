@@ -10,6 +10,7 @@
 #include "app/options.h"
 #include "host/render/renderer.h"
 #include "host/scene/scene.h"
+#include "host/util/file_list.h"
 
 typedef struct BenchMeta {
     cJSON* root;
@@ -33,8 +34,23 @@ void rs_bench_meta_result(BenchMeta* m, const char* scene, const char* integrato
                           int devices, uint32_t depth, uint32_t width, uint32_t height, uint32_t spp, double ms_median,
                           double ms_min, double ms_max, const RsTraceStats* per_frame, const double* stage_ms,
                           double denoise_ms);
-/* Writes the JSON (to a temporary name, then renamed) and closes the CSV. */
+/* Writes the JSON (to a temporary name, then renamed) and closes the CSV (renamed from its
+ * temporary name). */
 int rs_bench_meta_close(BenchMeta* m, RsError* err);
+/* Ends without writing: the CSV's temporary is removed, no JSON is written (a path check
+ * failed: an output names an input). */
+void rs_bench_meta_discard(BenchMeta* m);
+
+/* The result files (--json, --csv; either may be NULL) against each other and the scenes
+ * (output_paths.h), with the writability checks: before anything runs. With files_read (a
+ * scene just loaded), against the files it read, without them. Returns -1 naming the clash. */
+int rs_bench_check_paths(const char* json, const char* csv, const char* const* scenes, int scene_count,
+                         const RsFileList* files_read, RsError* err);
+
+/* A CSV results file written through PATH.tmp-PID, flushed by its writer after each row:
+ * rs_bench_csv_close renames it to PATH (keep) or removes it. err may be NULL when not kept. */
+FILE* rs_bench_csv_open(const char* path, const char* header, RsError* err);
+int rs_bench_csv_close(FILE* f, const char* path, int keep, RsError* err);
 
 /* FNV-1a 64-bit hash of a file's bytes, as "fnv1a64:<16 hex digits>"; "unreadable" on error. */
 void rs_file_hash(const char* path, char* out, size_t size);

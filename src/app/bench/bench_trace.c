@@ -23,6 +23,7 @@
 #include "app/bench/bench_meta.h"
 #include "app/cli.h"
 #include "app/commands.h"
+#include "app/interrupt.h"
 #include "app/options.h"
 #include "host/import/scene_loader.h"
 #include "host/render/wavefront.h"
@@ -273,28 +274,38 @@ int rs_cmd_bench_trace(int argc, char** argv)
 
     BenchMeta meta;
     RsError err = {{0}};
-    FILE* csv = o.csv ? fopen(o.csv, "w") : NULL;
-    if (o.csv && !csv) {
-        rs_cli_error("cannot write '%s'", o.csv);
-        return RS_EXIT_FAILURE;
-    }
-    if (rs_bench_meta_open(&meta, &o.common, o.json, NULL, o.repeats, 1, &err)) {
+    if (rs_bench_check_paths(o.json, o.csv, o.scenes, o.scene_count, NULL, &err) ||
+        rs_bench_meta_open(&meta, &o.common, o.json, NULL, o.repeats, 1, &err)) {
         rs_cli_error("%s", err.message);
-        if (csv)
-            fclose(csv);
         return RS_EXIT_FAILURE;
     }
-    if (csv)
-        fputs("scene,accel,spatial_splits,trace_kernel,width,height,build_seconds,bytes,camera_rays_per_s,"
-              "shadow_rays_per_s,bounce_rays_per_s,bounce_sorted_rays_per_s,sort_ms\n",
-              csv);
-    int status = RS_EXIT_OK;
-    for (int si = 0; si < o.scene_count && status == RS_EXIT_OK; ++si) {
+    FILE* csv = o.csv ? rs_bench_csv_open(o.csv,
+                                          "scene,accel,spatial_splits,trace_kernel,width,height,build_seconds,bytes,"
+                                          "camera_rays_per_s,shadow_rays_per_s,bounce_rays_per_s,"
+                                          "bounce_sorted_rays_per_s,sort_ms\n",
+                                          &err)
+                      : NULL;
+    if (o.csv && !csv) {
+        rs_cli_error("%s", err.message);
+        rs_bench_meta_discard(&meta);
+        return RS_EXIT_FAILURE;
+    }
+    /* a stop signal ends the run after the structure in flight, writing what was measured */
+    rs_interrupt_install("interrupted: finishing this structure, then writing the results",
+                         "interrupted again: finishing this structure (a third interrupt quits without writing)");
+    int status = RS_EXIT_OK, clash = 0;
+    for (int si = 0; si < o.scene_count && status == RS_EXIT_OK && !rs_interrupt_count(); ++si) {
         RsScene scene;
         RsAccelOptions accel = o.common.accel;
         rs_error_clear(&err);
-        if (rs_scene_load(o.scenes[si], &accel, &scene, NULL, &err)) {
+        RsFileList files_read = {0};
+        int loaded = rs_scene_load(o.scenes[si], &accel, &scene, &files_read, &err) == 0;
+        clash = loaded && rs_bench_check_paths(o.json, o.csv, NULL, 0, &files_read, &err);
+        rs_file_list_free(&files_read);
+        if (!loaded || clash) {
             rs_cli_error("%s", err.message);
+            if (loaded)
+                rs_scene_free(&scene);
             status = RS_EXIT_FAILURE;
             break;
         }
@@ -302,7 +313,7 @@ int rs_cmd_bench_trace(int argc, char** argv)
                height, o.repeats, unit);
         printf("%-10s %-10s %8s %8s %8s %8s %8s %8s %8s\n", "accel", "extend", "build s", "MiB", "camera", "shadow",
                "bounce", "sorted", "sort ms");
-        for (uint32_t k = 0; k < RS_ACCEL_COUNT && status == RS_EXIT_OK; ++k) {
+        for (uint32_t k = 0; k < RS_ACCEL_COUNT && status == RS_EXIT_OK && !rs_interrupt_count(); ++k) {
             if (!o.accel[k])
                 continue;
             scene.accel_options.kind = k;
@@ -341,18 +352,26 @@ int rs_cmd_bench_trace(int argc, char** argv)
                             rs_accel_name(k), scene.accel_options.spatial_splits, rs_trace_kernel_name(cfg.trace_kernel),
                             width, height, st->build_seconds, (unsigned long long)st->bytes, rate(&r.camera),
                             rate(&r.shadow), rate(&r.bounce), rate(&r.bounce_sorted), r.sort.ms);
+                if (csv)
+                    fflush(csv); /* an interrupted or killed run keeps its rows */
             }
         }
         rs_scene_free(&scene);
     }
     rs_error_clear(&err);
-    if (csv && fclose(csv) != 0) {
-        rs_cli_error("cannot write '%s'", o.csv);
-        status = RS_EXIT_FAILURE;
-    }
-    if (rs_bench_meta_close(&meta, &err)) {
+    if (csv && rs_bench_csv_close(csv, o.csv, !clash, &err)) {
         rs_cli_error("%s", err.message);
         status = RS_EXIT_FAILURE;
     }
+    rs_error_clear(&err);
+    if (clash) {
+        rs_bench_meta_discard(&meta); /* an output is an input: write nothing */
+    } else if (rs_bench_meta_close(&meta, &err)) {
+        rs_cli_error("%s", err.message);
+        status = RS_EXIT_FAILURE;
+    }
+    if (status == RS_EXIT_OK && rs_interrupt_count())
+        status = RS_EXIT_INTERRUPTED;
+    rs_interrupt_uninstall();
     return status;
 }

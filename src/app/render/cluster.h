@@ -6,8 +6,8 @@
  * only when a launcher started it (OMPI_COMM_WORLD_SIZE or PMI_SIZE is set); otherwise it is
  * rank 0 of 1 and no MPI call is made. The render splits the image's spans between the ranks
  * (renderer.h, rs_renderer_set_share); rank 0 prints progress, gathers the film and writes
- * the outputs and checkpoints. Messages go only through rank 0's and the others' ticks, on the
- * thread that called MPI_Init (MPI_THREAD_FUNNELED).
+ * the outputs and checkpoints. Messages go only through the ranks' ticks and rs_cluster_wait_all,
+ * on the thread that called MPI_Init (MPI_THREAD_FUNNELED).
  */
 #ifndef RS_APP_CLUSTER_H
 #define RS_APP_CLUSTER_H
@@ -20,6 +20,11 @@
 typedef struct RsCluster {
     int rank, size;
     int joined; /* MPI_Init was called */
+    /* the stop protocol (cluster_mpi.c): the job's stop level as this rank knows it, the
+     * highest level it has sent, and its messages, counted so that none is left unreceived */
+    int level, sent_level;
+    long* sent; /* per destination rank */
+    long received;
 } RsCluster;
 
 /* Whether this raystream was built with MPI. */
@@ -35,10 +40,18 @@ void rs_cluster_abort(RsCluster* c, int code);
  * ranks on a 2-GPU host use one GPU each. Leaves an explicit --devices alone. */
 void rs_cluster_local_devices(const RsCluster* c, RsRendererConfig* config);
 
-/* Rank 0 tells the others to stop: level 1 at the sample pass in flight, 2 after the wave. */
-void rs_cluster_send_stop(RsCluster* c, int level);
-/* The others: the highest stop level rank 0 has sent so far (0: none). Never blocks. */
-int rs_cluster_poll_stop(RsCluster* c);
+/* Interrupts agreed among the ranks. Stop levels: 0 none, 1 at the sample pass in flight, 2
+ * after the wave in flight. From every rank's tick during the render: passes this rank's own
+ * level (from its signals) on and returns the job's, the highest any rank has asked for, which
+ * rank 0 sends to every rank. So a signal to any rank stops every rank, and rank 0 writes what
+ * they all traced. Never blocks. */
+int rs_cluster_stop_level(RsCluster* c, int own_level);
+/* After this rank's trace: waits until every rank has finished its own, still passing this
+ * rank's signals on (a rank that finished early, rank 0 above all, must not sit deaf in a
+ * collective while the others trace on), then receives every stop message still in flight, so
+ * that the collectives that follow and MPI_Finalize find none. own_level is called while
+ * waiting. 0, or -1 when MPI fails. */
+int rs_cluster_wait_all(RsCluster* c, int (*own_level)(void));
 
 /* Sums every rank's film (entries: pixels times planes) into rank 0's (each pixel is non-zero on one rank only, so the sum is
  * that rank's value exactly). */

@@ -1,18 +1,25 @@
 /* cluster_mpi.c - the cluster on OpenMPI (see cluster.h). Host C11.
  *
- * Stops are small messages from rank 0 (tag RS_TAG_STOP, the level as an int), sent eagerly and
- * polled with MPI_Iprobe from the other ranks' ticks, so no rank ever waits on another inside
- * the render; the film and the counters meet in one MPI_Reduce each after it. A rank that fails
- * calls MPI_Abort, which ends the whole job (mpirun reports which rank), and mpirun ends the job
- * as well when a rank dies from a signal: no rank is left waiting in a collective.
+ * Stops are small messages (one int, the level), sent eagerly and polled with MPI_Iprobe from
+ * the ranks' ticks, so no rank ever waits on another inside the render: a rank that gets a
+ * signal asks rank 0 (RS_TAG_ASK), and rank 0 sends the job's level to every rank
+ * (RS_TAG_STOP). After its trace a rank waits for the others in a non-blocking barrier, still
+ * passing its signals on; once every rank has left that wait, the ranks sum how many messages
+ * each was sent and receive the rest, so none is left unreceived. The film and the counters
+ * then meet in one MPI_Reduce each. A rank that fails calls MPI_Abort, which ends the whole
+ * job (mpirun reports which rank), and mpirun ends the job as well when a rank dies from a
+ * signal (a third interrupt): no rank is left waiting in a collective.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "app/cli.h"
 #include "app/render/cluster.h"
 
-#define RS_TAG_STOP 7
+#define RS_TAG_STOP 7 /* rank 0 -> the others: the job's stop level */
+#define RS_TAG_ASK 8  /* a rank -> rank 0: the stop level its signals asked for */
 
 int rs_cluster_built(void) { return 1; }
 
@@ -21,6 +28,9 @@ int rs_cluster_join(RsCluster* c)
     c->rank = 0;
     c->size = 1;
     c->joined = 0;
+    c->level = c->sent_level = 0;
+    c->sent = NULL;
+    c->received = 0;
     if (!getenv("OMPI_COMM_WORLD_SIZE") && !getenv("PMI_SIZE") && !getenv("PMIX_RANK"))
         return 0; /* not started by a launcher: one process, no MPI */
     int provided = 0;
@@ -31,6 +41,12 @@ int rs_cluster_join(RsCluster* c)
     c->joined = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &c->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &c->size);
+    c->sent = calloc((size_t)c->size, sizeof *c->sent);
+    if (!c->sent) {
+        rs_cli_error("rank %d of %d: out of memory", c->rank, c->size);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+        return -1;
+    }
     return 0;
 }
 
@@ -39,6 +55,8 @@ void rs_cluster_leave(RsCluster* c)
     if (c->joined)
         MPI_Finalize();
     c->joined = 0;
+    free(c->sent);
+    c->sent = NULL;
 }
 
 void rs_cluster_abort(RsCluster* c, int code)
@@ -63,24 +81,87 @@ void rs_cluster_local_devices(const RsCluster* c, RsRendererConfig* config)
         config->devices[config->device_count++] = gpus > 0 ? local % gpus : 0;
 }
 
-void rs_cluster_send_stop(RsCluster* c, int level)
+static void send_level(RsCluster* c, int to, int tag, int level)
 {
-    for (int r = 1; c->joined && r < c->size; ++r)
-        MPI_Send(&level, 1, MPI_INT, r, RS_TAG_STOP, MPI_COMM_WORLD); /* one int: sent eagerly */
+    /* one int: sent eagerly, so this returns without waiting for the receiver */
+    if (MPI_Send(&level, 1, MPI_INT, to, tag, MPI_COMM_WORLD) == MPI_SUCCESS)
+        c->sent[to]++;
 }
 
-int rs_cluster_poll_stop(RsCluster* c)
+static void receive_one(RsCluster* c, int source, int tag)
 {
-    int level = 0;
+    int got = 0;
+    if (MPI_Recv(&got, 1, MPI_INT, source, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+        return;
+    c->received++;
+    c->level = got > c->level ? got : c->level;
+}
+
+/* Every stop message that has arrived, of either tag (rank 0 gets asks, the others stops). */
+static void receive_arrived(RsCluster* c)
+{
     for (;;) {
         int waiting = 0;
         MPI_Status st;
-        if (!c->joined || MPI_Iprobe(0, RS_TAG_STOP, MPI_COMM_WORLD, &waiting, &st) != MPI_SUCCESS || !waiting)
-            return level;
-        int got = 0;
-        MPI_Recv(&got, 1, MPI_INT, 0, RS_TAG_STOP, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        level = got > level ? got : level;
+        if (MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &waiting, &st) != MPI_SUCCESS || !waiting)
+            return;
+        receive_one(c, st.MPI_SOURCE, st.MPI_TAG);
     }
+}
+
+int rs_cluster_stop_level(RsCluster* c, int own_level)
+{
+    if (!c->joined || c->size == 1)
+        return own_level;
+    receive_arrived(c);
+    c->level = own_level > c->level ? own_level : c->level;
+    if (c->rank == 0) {
+        if (c->level > c->sent_level) {
+            for (int r = 1; r < c->size; ++r)
+                send_level(c, r, RS_TAG_STOP, c->level);
+            c->sent_level = c->level;
+        }
+    } else if (own_level > c->sent_level) {
+        send_level(c, 0, RS_TAG_ASK, own_level);
+        c->sent_level = own_level;
+    }
+    return c->level;
+}
+
+int rs_cluster_wait_all(RsCluster* c, int (*own_level)(void))
+{
+    if (!c->joined || c->size == 1)
+        return 0;
+    MPI_Request barrier;
+    if (MPI_Ibarrier(MPI_COMM_WORLD, &barrier) != MPI_SUCCESS)
+        return -1;
+    for (;;) {
+        rs_cluster_stop_level(c, own_level());
+        int done = 0;
+        if (MPI_Test(&barrier, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+            return -1;
+        if (done)
+            break;
+        struct timespec pause = {0, 2000000}; /* 2 ms: an interrupt reaches the others at once */
+        nanosleep(&pause, NULL);
+    }
+    /* every rank has entered the barrier and this one sends no more; a rank still in its loop
+     * may send a last stop, which it counts before it joins this sum */
+    long* total = calloc((size_t)c->size, sizeof *total);
+    if (!total || MPI_Allreduce(c->sent, total, c->size, MPI_LONG, MPI_SUM, MPI_COMM_WORLD) != MPI_SUCCESS) {
+        free(total);
+        return -1;
+    }
+    int status = 0;
+    while (c->received < total[c->rank] && status == 0) {
+        MPI_Status st;
+        if (MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st) != MPI_SUCCESS)
+            status = -1;
+        else
+            receive_one(c, st.MPI_SOURCE, st.MPI_TAG);
+    }
+    free(total);
+    return status;
 }
 
 int rs_cluster_sum_film(RsCluster* c, RsFloat4* film, size_t pixels)

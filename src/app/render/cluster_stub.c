@@ -13,6 +13,9 @@ int rs_cluster_join(RsCluster* c)
     c->rank = 0;
     c->size = 1;
     c->joined = 0;
+    c->level = c->sent_level = 0;
+    c->sent = NULL;
+    c->received = 0;
     const char* n = getenv("OMPI_COMM_WORLD_SIZE");
     if (!n)
         n = getenv("PMI_SIZE");
@@ -36,14 +39,15 @@ void rs_cluster_local_devices(const RsCluster* c, RsRendererConfig* config)
     (void)config;
 }
 
-void rs_cluster_send_stop(RsCluster* c, int level)
+int rs_cluster_stop_level(RsCluster* c, int own_level)
 {
     (void)c;
-    (void)level;
+    return own_level;
 }
-int rs_cluster_poll_stop(RsCluster* c)
+int rs_cluster_wait_all(RsCluster* c, int (*own_level)(void))
 {
     (void)c;
+    (void)own_level;
     return 0;
 }
 int rs_cluster_sum_film(RsCluster* c, RsFloat4* film, size_t pixels)

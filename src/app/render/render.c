@@ -1,16 +1,18 @@
 /* render.c - `raystream render SCENE -o FILE ...`: offline rendering with progress and ETA.
  *
  * Host C11, application layer. Order of work, so that no time is wasted on a run that cannot
- * finish: parse options, check every output and the checkpoint path can be written, load the
- * scene, create the renderer (renderer.h: every device asked for), then trace to the sample
- * count, reporting progress and saving checkpoints from the renderer's tick. Interrupts
- * escalate (interrupt.h): the first stops at the end of the sample pass in flight, the second
- * after the wave in flight; either way what has been accumulated is saved to the checkpoint and
- * written to NAME.partial.EXT. A device that fails ends the render with an error naming it,
+ * finish: parse options, check every file to write can be written and is neither another one
+ * nor the scene or --resume (output_paths.h), load the scene and check them against every file
+ * it read, create the renderer (renderer.h: every device asked for), then trace to the sample
+ * count, reporting progress and saving checkpoints from the renderer's tick (and on SIGUSR1).
+ * Stop signals escalate (interrupt.h): the first stops at the end of the sample pass in flight,
+ * the second after the wave in flight; either way what has been accumulated is saved to the
+ * checkpoint and written to NAME.partial.EXT. A device that fails ends the render with an error naming it,
  * and what the film holds is still saved and written. A checkpoint that cannot be saved is a
  * warning: the render goes on and its images are still written.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,29 +78,38 @@ static int save_checkpoint(RsRenderer* renderer, const char* path, const RsCheck
     return status;
 }
 
-/* Fails before anything is rendered when an output or the checkpoint cannot be written; clears
- * temporaries that a killed run left beside them. */
-static int check_destinations(const RsRenderArgs* a)
+/* Fails before anything is rendered when a file to write cannot be written or is another file
+ * to write or an input (output_paths.h): first against the scene and --resume, then, once the
+ * scene has loaded, against every file it read; then clears the temporaries that a killed run
+ * left beside the files to write. */
+static int check_destinations(const RsRenderArgs* a, RsPathSet* paths, const RsFileList* files_read)
 {
     RsError err = {{0}};
-    for (int i = 0; i < a->output_count; ++i)
-        if (rs_image_check_writable(a->outputs[i], &err))
-            break;
-    if (!err.message[0] && a->checkpoint)
-        rs_file_check_writable(a->checkpoint, &err);
-    if (err.message[0]) {
+    int bad = files_read ? rs_path_set_read_list(paths, files_read, &err) || rs_path_set_check_collisions(paths, &err)
+                         : rs_render_list_paths(a, paths, &err) || rs_path_set_check(paths, &err);
+    if (bad) {
         rs_cli_error("%s", err.message);
         return -1;
     }
-    for (int i = 0; i < a->output_count; ++i) {
-        char partial[RS_PATH_BYTES];
-        rs_render_partial_name(a->outputs[i], partial, sizeof partial);
-        rs_file_remove_stale_temps(a->outputs[i]);
-        rs_file_remove_stale_temps(partial);
-    }
-    if (a->checkpoint)
-        rs_file_remove_stale_temps(a->checkpoint);
+    for (size_t i = 0; files_read && i < paths->write_count; ++i)
+        rs_file_remove_stale_temps(paths->writes[i].path);
     return 0;
+}
+
+/* SIGUSR1 or SIGUSR2 (interrupt.h): the checkpoint now, and the render goes on. */
+static void save_on_request(RsRenderer* renderer, const RsRenderArgs* a, const RsCheckpointHeader* ck,
+                            const RsCluster* cl, uint64_t done, int sig, int tty)
+{
+    const char* name = sig == SIGUSR2 ? "SIGUSR2" : "SIGUSR1";
+    if (tty)
+        fputc('\n', stderr); /* after the progress line */
+    if (!a->checkpoint)
+        rs_cli_note("asked to save (%s): there is no --checkpoint to save to; the render goes on", name);
+    else if (cl->size > 1)
+        rs_cli_note("asked to save (%s): under mpirun the checkpoint is saved at the end and on an interrupt "
+                    "only; the render goes on", name);
+    else if (save_checkpoint(renderer, a->checkpoint, ck, done) == 0)
+        rs_cli_note("saved %s (%s); the render goes on", a->checkpoint, name);
 }
 
 /* Says how far an interrupted (or failed) render got, from the film's per-pixel counts. */
@@ -133,8 +144,7 @@ typedef struct RenderProgress {
     uint64_t first, total, pixels;
     double start, last_report, last_checkpoint;
     int tty;
-    int stop_sent;                               /* rank 0: the stop level passed on so far */
-    volatile sig_atomic_t stop_pass, stop_wave;  /* the other ranks: rank 0's stops */
+    int stop_seen; /* under mpirun: the job's stop level so far */
 } RenderProgress;
 
 /* Paths done, over the whole image: under mpirun this rank's share, scaled to the image. */
@@ -151,20 +161,22 @@ static void render_tick(void* ctx)
 {
     RenderProgress* p = ctx;
     if (p->cluster->size > 1) {
-        if (p->cluster->rank == 0) {
-            int level = rs_interrupt_count() >= 2 ? 2 : rs_interrupt_count();
-            if (level > p->stop_sent) {
-                rs_cluster_send_stop(p->cluster, level);
-                p->stop_sent = level;
-            }
-        } else {
-            int level = rs_cluster_poll_stop(p->cluster);
-            p->stop_pass |= level >= 1;
-            p->stop_wave |= level >= 2;
-        }
+        /* a signal to any rank stops them all (cluster.h) */
+        int level = rs_cluster_stop_level(p->cluster, rs_interrupt_level());
+        if (level > p->stop_seen && level > rs_interrupt_level() && p->cluster->rank == 0)
+            rs_cli_note(level == 1 ? "another rank was interrupted: every rank finishes its sample pass, then the "
+                                     "image is written"
+                                   : "another rank was interrupted again: every rank stops after its wave");
+        p->stop_seen = level > p->stop_seen ? level : p->stop_seen;
+        rs_interrupt_escalate(level);
     }
     uint64_t done = image_paths_done(p);
     double now = rs_clock_seconds();
+    int save = rs_interrupt_take_save_request();
+    if (save && p->cluster->rank == 0) {
+        save_on_request(p->renderer, p->args, p->checkpoint, p->cluster, done, save, p->tty);
+        p->last_checkpoint = now;
+    }
     if (!p->args->opt.quiet && now - p->last_report > (p->tty ? 0.25 : 5.0)) {
         RsTraceStats stats = rs_renderer_stats(p->renderer);
         report_progress(done, p->total, done - p->first, p->total - p->first, p->pixels, now - p->start, &stats,
@@ -233,16 +245,27 @@ int rs_cmd_render(int argc, char** argv)
 static int render_main(RsRenderArgs* args, RsCluster* cl)
 {
     RsRenderArgs a = *args;
-    if (cl->rank == 0 && check_destinations(&a))
+    RsPathSet paths = {0};
+    if (cl->rank == 0 && check_destinations(&a, &paths, NULL)) {
+        rs_path_set_free(&paths);
         return RS_EXIT_FAILURE;
+    }
     const RsCommonOptions* opt = &a.opt;
 
     RsError err = {{0}};
     RsScene scene;
     RsAccelOptions accel = rs_common_accel(opt);
-    /* files_read (NULL here) lists every file the scene read: what checkpoints will fingerprint */
-    if (rs_scene_load(a.scene_path, &accel, &scene, NULL, &err)) {
+    /* files_read lists every file the scene read: what checkpoints will fingerprint */
+    RsFileList files_read = {0};
+    int loaded = rs_scene_load(a.scene_path, &accel, &scene, &files_read, &err) == 0;
+    if (!loaded)
         rs_cli_error("%s", err.message);
+    int clear = loaded && (cl->rank != 0 || check_destinations(&a, &paths, &files_read) == 0);
+    rs_file_list_free(&files_read);
+    rs_path_set_free(&paths);
+    if (!clear) {
+        if (loaded)
+            rs_scene_free(&scene);
         return RS_EXIT_FAILURE;
     }
     RsRenderDesc rd = scene.render;
@@ -332,7 +355,10 @@ static int render_main(RsRenderArgs* args, RsCluster* cl)
             rs_cli_note("resuming from %s at %.2f of %u spp", a.resume, (double)got.paths_done / (double)pixels,
                         rd.spp);
     }
-    rs_interrupt_install();
+    rs_interrupt_install("interrupted: finishing this sample pass, then writing the image (interrupt again to "
+                         "stop sooner)",
+                         "stopping after the current wave; what is done will still be written (a third interrupt "
+                         "quits without writing)");
     RenderProgress progress;
     memset(&progress, 0, sizeof progress);
     progress.renderer = renderer;
@@ -344,15 +370,17 @@ static int render_main(RsRenderArgs* args, RsCluster* cl)
     progress.pixels = pixels;
     progress.tty = isatty(2);
     progress.start = progress.last_report = progress.last_checkpoint = rs_clock_seconds();
-    if (cl->rank == 0)
-        rs_renderer_set_stop(renderer, rs_interrupt_pass_flag(), rs_interrupt_stop_flag());
-    else /* rank 0's interrupts, passed on through the tick */
-        rs_renderer_set_stop(renderer, &progress.stop_pass, &progress.stop_wave);
+    /* under mpirun the other ranks' stops raise these flags too, through the tick */
+    rs_renderer_set_stop(renderer, rs_interrupt_pass_flag(), rs_interrupt_stop_flag());
     rs_renderer_set_tick(renderer, render_tick, &progress);
     int traced = rs_renderer_trace(renderer, total, &err);
     if (traced < 0 && cl->size > 1) {
         rs_cli_error("rank %d of %d: %s", cl->rank, cl->size, err.message);
         goto done; /* the job ends: rs_cmd_render aborts it */
+    }
+    if (cl->size > 1 && rs_cluster_wait_all(cl, rs_interrupt_level)) {
+        rs_cli_error("rank %d of %d: waiting for the other ranks failed", cl->rank, cl->size);
+        goto done;
     }
     RsTraceStats s = rs_renderer_stats(renderer);
     if (cl->size > 1) {

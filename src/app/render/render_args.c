@@ -64,9 +64,10 @@ void rs_render_usage(FILE* f)
             "  --spp N               samples per pixel (default: the scene's render.spp)\n");
     rs_common_options_usage(f);
     fprintf(f, "\n"
-               "Ctrl-C (or SIGTERM) finishes the sample pass in flight, then saves the checkpoint and\n"
-               "writes NAME.partial.EXT; a second one stops after the current wave and still saves and\n"
-               "writes; a third quits at once.\n");
+               "Ctrl-C (or SIGTERM, SIGHUP, SIGQUIT) finishes the sample pass in flight, then saves the\n"
+               "checkpoint and writes NAME.partial.EXT; a second one stops after the current wave and\n"
+               "still saves and writes; a third quits at once. SIGUSR1 saves the checkpoint and goes on.\n"
+               "Every file to write is checked first: none may be another one or an input.\n");
 }
 
 /* "scenes/cornell.json" -> "cornell.png"; -1 if that does not fit `size` with room to spare */

@@ -4,6 +4,7 @@
  * first device (rs_renderer_image), PNG bytes by the display pipeline. */
 #include "app/render/render_outputs.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +26,44 @@ static void insert_before_extension(const char* path, const char* tag, char* out
 void rs_render_partial_name(const char* path, char* out, size_t size) { insert_before_extension(path, "partial", out, size); }
 
 void rs_render_noisy_name(const char* path, char* out, size_t size) { insert_before_extension(path, "noisy", out, size); }
+
+int rs_render_list_paths(const RsRenderArgs* a, RsPathSet* paths, RsError* err)
+{
+    for (int i = 0; i < a->output_count; ++i) {
+        const char* out = a->outputs[i];
+        RsImageFormat format;
+        if (rs_image_format_from_path(out, &format, err))
+            return -1;
+        char name[RS_PATH_BYTES], role[RS_PATH_BYTES + 96];
+        if (rs_path_set_write(paths, out, "output (-o)", err))
+            return -1;
+        rs_render_partial_name(out, name, sizeof name);
+        snprintf(role, sizeof role, "partial image of -o '%s' (written on an interrupt)", out);
+        if (rs_path_set_write(paths, name, role, err))
+            return -1;
+        if (!a->denoise || format == RS_IMAGE_EXR)
+            continue; /* an EXR keeps the noisy beauty as a layer */
+        rs_render_noisy_name(out, name, sizeof name);
+        snprintf(role, sizeof role, "noisy image of -o '%s' (--denoise)", out);
+        if (rs_path_set_write(paths, name, role, err))
+            return -1;
+        char partial[RS_PATH_BYTES];
+        rs_render_partial_name(out, partial, sizeof partial);
+        rs_render_noisy_name(partial, name, sizeof name);
+        snprintf(role, sizeof role, "noisy partial image of -o '%s' (--denoise, on an interrupt)", out);
+        if (rs_path_set_write(paths, name, role, err))
+            return -1;
+    }
+    if (a->checkpoint && rs_path_set_write(paths, a->checkpoint, "checkpoint (--checkpoint)", err))
+        return -1;
+    if (rs_path_set_read(paths, a->scene_path, "scene", err))
+        return -1;
+    /* --resume F --checkpoint F continues a render in place: F is read once, then rewritten */
+    if (a->resume && !(a->checkpoint && rs_path_same_file(a->resume, a->checkpoint)) &&
+        rs_path_set_read(paths, a->resume, "checkpoint to resume (--resume)", err))
+        return -1;
+    return 0;
+}
 
 /* rgb | w images -> interleaved floats of the layer's channel count */
 static void pack_channels(const RsFloat4* image, size_t pixels, int channels, float* out)

@@ -7,12 +7,19 @@
 #include <stddef.h>
 
 #include "app/command_args.h"
+#include "app/output_paths.h"
 #include "host/render/renderer.h"
 
 /* "out.png" -> "out.partial.png" (what an interrupted render writes) */
 void rs_render_partial_name(const char* path, char* out, size_t size);
 /* "out.png" -> "out.noisy.png" (the noisy beauty beside a denoised non-EXR output) */
 void rs_render_noisy_name(const char* path, char* out, size_t size);
+
+/* Every file the render will write, or may (an interrupt's NAME.partial.EXT, --denoise's
+ * NAME.noisy.EXT and NAME.partial.noisy.EXT beside non-EXR outputs, the checkpoint), as
+ * writes, and the inputs known before the scene loads as reads: the scene, and --resume's
+ * checkpoint unless it is the --checkpoint file (continuing a render in place). */
+int rs_render_list_paths(const RsRenderArgs* args, RsPathSet* paths, RsError* err);
 
 /* Writes the outputs from the renderer's film: PNGs through the display pipeline, linear
  * formats from the film; with --denoise the denoiser's image is the beauty; .exr outputs get

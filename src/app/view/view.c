@@ -1,7 +1,13 @@
 /* view.c - `raystream view SCENE`: the interactive viewer, in an SDL2 window or headless.
  * Host C11, application layer. Scripted runs (--frames, --keys, --screenshot, --state) render a
  * given number of frames, apply keys as if typed, save and exit: for tests, demos and
- * measuring the viewer's frame rate offscreen. */
+ * measuring the viewer's frame rate offscreen.
+ *
+ * Signals (interrupt.h): a stop signal (Ctrl-C, SIGTERM, SIGHUP from a closing terminal,
+ * SIGQUIT) quits as Esc does, after the frame in flight, in a window or headless alike: the
+ * files a script asked for (--screenshot, --state) are still written, and the exit status is
+ * 130. A viewer has no checkpoint, so SIGUSR1 or SIGUSR2 saves a screenshot as P does, and the
+ * viewer goes on. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +15,8 @@
 #include "app/cli.h"
 #include "app/command_args.h"
 #include "app/commands.h"
+#include "app/interrupt.h"
+#include "app/output_paths.h"
 #include "app/view/view_window.h"
 #include "host/io/image_io.h"
 
@@ -31,15 +39,35 @@ int rs_cmd_view(int argc, char** argv)
         rs_cli_error("%s", err.message);
         return RS_EXIT_FAILURE;
     }
+    /* what the run writes, against each other and the scene, then every file the scene read */
+    RsPathSet paths = {0};
+    RsFileList files_read = {0};
     RsViewer viewer;
-    if (rs_viewer_open(&viewer, scene_path, &opt, &err)) {
+    int bad = (script.screenshot && rs_path_set_write(&paths, script.screenshot, "screenshot (--screenshot)", &err)) ||
+              (script.window_shot &&
+               rs_path_set_write(&paths, script.window_shot, "window shot (--window-shot)", &err)) ||
+              (script.state && rs_path_set_write(&paths, script.state, "state (--state)", &err)) ||
+              rs_path_set_read(&paths, scene_path, "scene", &err) || rs_path_set_check(&paths, &err);
+    if (!bad) {
+        bad = rs_viewer_open(&viewer, scene_path, &opt, &files_read, &err) ||
+              rs_path_set_read_list(&paths, &files_read, &err) || rs_path_set_check_collisions(&paths, &err);
+        if (bad)
+            rs_viewer_close(&viewer);
+    }
+    rs_path_set_free(&paths);
+    rs_file_list_free(&files_read);
+    if (bad) {
         rs_cli_error("%s", err.message);
-        rs_viewer_close(&viewer);
         return RS_EXIT_FAILURE;
     }
+    rs_interrupt_install("interrupted: quitting after this frame",
+                         "interrupted again: quitting after this frame (a third interrupt quits without writing)");
     int status = RS_EXIT_OK;
     if (headless) {
-        for (uint64_t f = 0; f < script.frames && !viewer.quit && status == RS_EXIT_OK; ++f) {
+        for (uint64_t f = 0; f < script.frames && !viewer.quit && !rs_interrupt_count() && status == RS_EXIT_OK;
+             ++f) {
+            if (rs_interrupt_take_save_request() && rs_viewer_key(&viewer, 'p', &err) < 0)
+                status = RS_EXIT_FAILURE;
             if (script.keys && f == script.keys_at_frame) {
                 char buf[RS_VIEW_KEYS_MAX];
                 snprintf(buf, sizeof buf, "%s", script.keys);
@@ -63,6 +91,9 @@ int rs_cmd_view(int argc, char** argv)
         rs_cli_error("%s", err.message);
         status = RS_EXIT_FAILURE;
     }
+    if (status == RS_EXIT_OK && rs_interrupt_count())
+        status = RS_EXIT_INTERRUPTED;
+    rs_interrupt_uninstall();
     if (!opt.quiet && viewer.renderer) {
         char device[1024];
         rs_renderer_describe(viewer.renderer, device, sizeof device);

@@ -14,7 +14,9 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "host/import/scene_loader.h"
 #include "host/io/image_io.h"
@@ -66,13 +68,14 @@ static int make_renderer(RsViewer* v, RsError* err)
     return restart(v, err);
 }
 
-int rs_viewer_open(RsViewer* v, const char* scene_path, const RsCommonOptions* options, RsError* err)
+int rs_viewer_open(RsViewer* v, const char* scene_path, const RsCommonOptions* options, RsFileList* files_read,
+                   RsError* err)
 {
     memset(v, 0, sizeof *v);
     v->messages = stdout;
     v->options = *options;
     RsAccelOptions accel = rs_common_accel(options);
-    if (rs_scene_load(scene_path, &accel, &v->scene, NULL, err))
+    if (rs_scene_load(scene_path, &accel, &v->scene, files_read, err))
         return -1;
     RsRenderDesc rd = v->scene.render;
     rs_common_options_apply(options, &rd);
@@ -252,10 +255,16 @@ int rs_viewer_key(RsViewer* v, int key, RsError* err)
         break;
     }
     case 'p': {
+        /* the next number whose files do not exist: an earlier session's screenshots, and any
+         * input of this one (a texture in the current folder), are never overwritten */
         char png[64], hdr[64];
+        struct stat st;
+        do {
+            v->shot_number++;
+            snprintf(png, sizeof png, "raystream-%04u.png", v->shot_number);
+            snprintf(hdr, sizeof hdr, "raystream-%04u.hdr", v->shot_number);
+        } while ((lstat(png, &st) == 0 || lstat(hdr, &st) == 0) && v->shot_number < UINT32_MAX);
         v->screenshots++;
-        snprintf(png, sizeof png, "raystream-%04u.png", v->screenshots);
-        snprintf(hdr, sizeof hdr, "raystream-%04u.hdr", v->screenshots);
         if (rs_viewer_screenshot(v, png, hdr, err))
             return -1;
         fprintf(v->messages, "raystream: saved %s and %s (%.1f spp)\n", png, hdr, v->shown_spp);

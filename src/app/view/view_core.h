@@ -16,6 +16,7 @@
 #include "app/options.h"
 #include "host/render/renderer.h"
 #include "host/scene/scene.h"
+#include "host/util/file_list.h"
 
 #define RS_VIEW_KEY_ESCAPE 27
 
@@ -50,12 +51,15 @@ typedef struct RsViewer {
     int camera_home;  /* untouched since open or 'r': use the scene's camera exactly */
     double shown_spp; /* samples per pixel of the image on display */
     int hud, quit;
-    uint32_t screenshots;
+    uint32_t screenshots; /* taken with 'p' */
+    uint32_t shot_number; /* NNNN of the last raystream-NNNN.png */
     uint32_t keys_applied;
     FILE* messages;       /* where 'c' prints the camera and screenshots are reported */
 } RsViewer;
 
-int rs_viewer_open(RsViewer* v, const char* scene_path, const RsCommonOptions* options, RsError* err);
+/* Loads the scene (files_read, which may be NULL, gets every file the load read) and starts. */
+int rs_viewer_open(RsViewer* v, const char* scene_path, const RsCommonOptions* options, RsFileList* files_read,
+                   RsError* err);
 void rs_viewer_close(RsViewer* v);
 
 /* The whole run's averages, from the first frame's start to now: what the window loop, event

@@ -19,6 +19,7 @@
 #pragma GCC diagnostic pop
 
 #include "app/cli.h"
+#include "app/interrupt.h"
 #include "app/view/view_window.h"
 #include "host/io/image_io.h"
 #include "host/scene/settings.h"
@@ -154,6 +155,9 @@ static int save_window(SDL_Renderer* r, const RsViewer* v, const char* path, RsE
 
 int rs_view_window_run(RsViewer* v, const RsViewScript* script)
 {
+    /* signals are raystream's (interrupt.h, installed by view.c), in a window as headless:
+     * SDL's own SIGINT and SIGTERM handlers would only post SDL_QUIT */
+    SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1");
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {
         rs_cli_error("view: cannot open a window: %s (try --headless, or SDL_VIDEODRIVER=dummy)", SDL_GetError());
         return RS_EXIT_FAILURE;
@@ -174,9 +178,14 @@ int rs_view_window_run(RsViewer* v, const RsViewScript* script)
     RsError err = {{0}};
     int dragging = 0;
     Uint32 last_title = 0;
-    for (uint64_t frame = 0; !v->quit && (!script->frames || frame < script->frames); ++frame) {
+    for (uint64_t frame = 0; !v->quit && !rs_interrupt_count() && (!script->frames || frame < script->frames);
+         ++frame) {
         if (script->keys && frame == script->keys_at_frame)
             inject_keys(script->keys);
+        if (rs_interrupt_take_save_request() && rs_viewer_key(v, 'p', &err) < 0) {
+            rs_cli_error("%s", err.message);
+            goto done;
+        }
         SDL_Event e;
         while (SDL_PollEvent(&e)) {
             if (e.type == SDL_QUIT) {

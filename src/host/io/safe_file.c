@@ -151,8 +151,31 @@ static void sync_directory(const char* path)
     free(dir);
 }
 
+/* What stands at `path` that must not be replaced by a file: a directory, a device, a FIFO, a
+ * socket (renaming over a device node would replace it for every program), or a read-only
+ * file, which its owner protected. Writes the reason to why[] and returns -1; 0 when `path` is
+ * free or a writable regular file. */
+static int destination_taken(const char* path, char* why, size_t why_size)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return 0;
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(why, why_size, "it is %s", file_kind(st.st_mode));
+        return -1;
+    }
+    if (access(path, W_OK) != 0 && errno == EACCES) {
+        snprintf(why, why_size, "the file is read-only");
+        return -1;
+    }
+    return 0;
+}
+
 int rs_file_write_atomic(const char* path, const RsBytes* parts, int count, RsError* err)
 {
+    char why[64];
+    if (destination_taken(path, why, sizeof why))
+        return rs_error_set(err, "cannot write '%s': %s", path, why);
     char* tmp = temp_name(path);
     if (!tmp)
         return rs_error_set(err, "cannot write '%s': out of memory", path);
@@ -182,6 +205,9 @@ int rs_file_write_atomic(const char* path, const RsBytes* parts, int count, RsEr
 
 int rs_file_check_writable(const char* path, RsError* err)
 {
+    char why[64];
+    if (destination_taken(path, why, sizeof why))
+        return rs_error_set(err, "cannot write '%s': %s", path, why);
     char* tmp = temp_name(path);
     if (!tmp)
         return rs_error_set(err, "cannot write '%s': out of memory", path);

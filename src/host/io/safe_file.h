@@ -32,13 +32,16 @@ typedef struct RsBytes {
 } RsBytes;
 
 /* Writes the parts, in order, as the file `path`: into PATH.tmp-PID with checked writes, fsync,
- * close, rename, then fsync of the directory. On failure the message says why ("cannot write
+ * close, rename, then fsync of the directory; refuses (before writing anything) to replace a
+ * directory, a device, a FIFO, a socket or a read-only file. On failure the message says why ("cannot write
  * 'out.png': No space left on device"), the temporary file is removed, and `path` is as it
  * was. */
 int rs_file_write_atomic(const char* path, const RsBytes* parts, int count, RsError* err);
 
-/* Fails at once if `path` could not be written (its directory missing or read-only): creates
- * and removes the temporary name rs_file_write_atomic would use. */
+/* Fails at once if `path` could not be written: its directory missing or read-only (found by
+ * creating and removing the temporary name rs_file_write_atomic would use), or `path` an
+ * existing directory, device, FIFO, socket or read-only file, which rs_file_write_atomic
+ * refuses to replace. */
 int rs_file_check_writable(const char* path, RsError* err);
 
 /* Removes PATH.tmp-N left behind by a raystream process N that no longer runs (killed while
