@@ -15,7 +15,9 @@
  *    stops before it sees a rare bright path stays too dark; at this threshold that is below the
  *    noise).
  * 4. Bit-identical across dead-ray strategies, waves that cut passes, two CPU devices, and a
- *    render stopped half-way and resumed from its film (rs_renderer_resume).
+ *    render stopped half-way and resumed from its film (rs_renderer_resume); and the lean film
+ *    (film_stats, what render uses) agrees with the full AOV film (--aov) on everything
+ *    adaptive sampling reads.
  *
  * usage: test_adaptive SCENE.json [cuda]   (scenes/mirrors.json)
  */
@@ -30,6 +32,7 @@ static const float THRESHOLD = 0.03f;
 static RsBackendConfig config;
 
 static uint32_t seed = 7;
+static int with_aovs; /* the full AOV film instead of film_stats */
 
 static RsFloat4* render(RsScene* scene, float threshold, uint32_t spp, RsDeadRay deadray, int devices,
                         uint64_t wave_limit, RsTraceStats* stats)
@@ -37,7 +40,8 @@ static RsFloat4* render(RsScene* scene, float threshold, uint32_t spp, RsDeadRay
     RsError err = {{0}};
     RsBackendConfig cfg = config;
     cfg.deadray = deadray;
-    cfg.aovs = 1;
+    cfg.film_stats = !with_aovs;
+    cfg.aovs = with_aovs;
     scene->render.noise_threshold = threshold;
     scene->render.min_spp = MIN_SPP;
     TestRender tr = {SIZE, SIZE, spp, DEPTH, RS_INTEGRATOR_PATH, seed, wave_limit};
@@ -61,7 +65,7 @@ static RsFloat4* render_resumed(RsScene* scene, uint32_t first)
     RsRendererConfig rc;
     memset(&rc, 0, sizeof rc);
     rc.backend = config;
-    rc.backend.aovs = 1;
+    rc.backend.film_stats = 1;
     rc.device_count = 1;
     RsRenderer* r = rs_renderer_create(scene, &rc, &err);
     RsFrameDesc frame = rs_frame_from_scene(scene, SIZE, SIZE, DEPTH, RS_INTEGRATOR_PATH, 7);
@@ -160,6 +164,16 @@ int main(int argc, char** argv)
         CHECK(other && memcmp(film, other, bytes) == 0, "case %d: the adaptive film differs from the stencil one's", k);
         free(other);
     }
+    /* with the full AOV film (--aov): the same beauty, squares and visits */
+    with_aovs = 1;
+    RsFloat4* aov = render(&scene, THRESHOLD, SPP, RS_DEADRAY_STENCIL, 1, 0, NULL);
+    with_aovs = 0;
+    for (int i = 0; aov && i < PIXELS; ++i)
+        CHECK(memcmp(&film[i], &aov[i], sizeof *film) == 0 &&
+                  memcmp(&film[RS_PLANE_SQUARES * PIXELS + i], &aov[RS_PLANE_SQUARES * PIXELS + i], sizeof *film) == 0 &&
+                  film[RS_PLANE_ALBEDO * PIXELS + i].w == aov[RS_PLANE_ALBEDO * PIXELS + i].w,
+              "pixel %d: the AOV film's adaptive sampling differs from the lean film's", i);
+    free(aov);
     free(film);
     free(full);
     rs_scene_free(&scene);

@@ -440,7 +440,7 @@ int rs_cmd_bench(int argc, char** argv)
                  used <= device_total && status == RS_EXIT_OK && !rs_interrupt_count(); ++used) {
                 RsRendererConfig cfg = all_devices;
                 cfg.backend.deadray = (RsDeadRay)d;
-                cfg.backend.aovs |= scene.render.noise_threshold > 0.0f; /* adaptive sampling's planes */
+                cfg.backend.film_stats = scene.render.noise_threshold > 0.0f; /* adaptive sampling's planes */
                 cfg.device_count = used;
                 memcpy(cfg.devices, device_ids, sizeof cfg.devices);
                 RsRenderer* renderer = rs_renderer_create(&scene, &cfg, &err);

@@ -99,7 +99,9 @@ int rs_quality_run_here(const RsQualityOptions* o, RsQualityScene* qs, const RsR
 {
     uint64_t pixels = (uint64_t)rd->width * rd->height;
     RsFrameDesc frame = rs_frame_from_scene(&qs->scene, rd->width, rd->height, rd->max_depth, rd->integrator, rd->seed);
-    RsRenderer* r = rs_renderer_create(&qs->scene, &qs->renderer, err);
+    RsRendererConfig config = qs->renderer;
+    config.backend.film_stats = rd->noise_threshold > 0.0f; /* adaptive sampling's planes */
+    RsRenderer* r = rs_renderer_create(&qs->scene, &config, err);
     if (!r)
         return -1;
     if (device)

@@ -292,7 +292,8 @@ static int render_main(RsRenderArgs* args, RsCluster* cl)
     uint64_t pixels = (uint64_t)rd.width * rd.height, total = pixels * rd.spp;
     RsFrameDesc frame = rs_frame_from_scene(&scene, rd.width, rd.height, rd.max_depth, rd.integrator, rd.seed);
     RsRendererConfig rc = rs_common_renderer_config(opt);
-    rc.backend.aovs = a.aovs != 0 || a.denoise || rd.noise_threshold > 0.0f; /* adaptive.h's planes */
+    rc.backend.aovs = a.aovs != 0 || a.denoise;
+    rc.backend.film_stats = rd.noise_threshold > 0.0f; /* adaptive.h's planes */
     ck.film_planes = rs_film_planes(&rc.backend);
     rs_cluster_local_devices(cl, &rc);
     RsRenderer* renderer = rs_renderer_create(&scene, &rc, &err);

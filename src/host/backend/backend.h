@@ -59,6 +59,8 @@ typedef struct RsBackendConfig {
     int sort_rays;         /* order bounce rays by ray_sort.h's key before extend (compaction strategies) */
     int device;            /* CUDA: the device index this instance drives */
     int aovs;              /* the film carries aov.h's planes (render --aov or --denoise, the viewer) */
+    int film_stats;        /* adaptive sampling: the same planes, but only the squares and the
+                              visits are kept (kernel/film/adaptive.h): no per-path AOV rows */
 } RsBackendConfig;
 
 /* What a frame needs besides the scene. */

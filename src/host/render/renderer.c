@@ -168,7 +168,7 @@ static uint32_t span_count_for(const RsRenderer* r, uint64_t planned_paths)
 int rs_renderer_begin(RsRenderer* r, const RsFrameDesc* frame, uint64_t planned_paths, RsError* err)
 {
     if (frame->noise_threshold > 0.0f && r->planes == 1)
-        return rs_error_set(err, "internal error: adaptive sampling needs the AOV film (RsBackendConfig.aovs)");
+        return rs_error_set(err, "internal error: adaptive sampling needs the AOV film (RsBackendConfig.film_stats)");
     r->width = frame->width;
     r->height = frame->height;
     r->pixels = (uint64_t)frame->width * frame->height;

@@ -21,6 +21,25 @@ RS_FN uint32_t rs_accumulate_count(const RsKernelParams* kp)
     return kp->wave_paths < kp->span_pixels ? kp->wave_paths : kp->span_pixels;
 }
 
+/* Adaptive sampling without AOVs (RsBackendConfig.film_stats): only what adaptive.h reads, the
+ * squares plane and the albedo plane's visits, in the same order as rs_aov_accumulate's. */
+RS_FN void rs_accumulate_stats(const RsKernelParams* kp, uint32_t lane, uint32_t pixel)
+{
+    uint32_t pixels = rs_pixel_count(kp);
+    RsFloat4* squares = kp->film + (size_t)RS_PLANE_SQUARES * pixels + pixel;
+    RsFloat4* book = kp->film + (size_t)RS_PLANE_ALBEDO * pixels + pixel;
+    RsFloat4 sq = *squares;
+    float visits = book->w;
+    for (uint32_t slot = lane; slot < kp->wave_paths; slot += kp->span_pixels) {
+        RsFloat4 l = kp->path_radiance[slot];
+        float lum = rs_luminance(rs_xyz(l));
+        sq = rs_float4(sq.x + l.x * l.x, sq.y + l.y * l.y, sq.z + l.z * l.z, sq.w + lum * lum);
+        visits = visits < 0.0f ? visits - 1.0f : visits + 1.0f;
+    }
+    *squares = sq;
+    book->w = visits;
+}
+
 RS_FN void rs_stage_accumulate(const RsKernelParams* kp, uint32_t lane)
 {
     uint32_t span_pixels = kp->span_pixels;
@@ -34,8 +53,11 @@ RS_FN void rs_stage_accumulate(const RsKernelParams* kp, uint32_t lane)
         sum.w += l.w; /* 1 per sample taken; 0 for a stopped pixel's (adaptive.h) */
     }
     kp->film[pixel] = sum;
-    if (!kp->path_albedo)
+    if (!kp->path_albedo) {
+        if (kp->noise_threshold > 0.0f)
+            rs_accumulate_stats(kp, lane, pixel);
         return;
+    }
     /* the AOV planes (aov.h), in the same order */
     uint32_t pixels = rs_pixel_count(kp);
     RsFloat4* plane = kp->film + pixel;
