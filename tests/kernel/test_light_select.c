@@ -42,6 +42,7 @@ static void build_scene(RsScene* s)
 {
     RsError err = {{0}};
     rs_scene_init(s);
+    s->render.light_sampler = RS_LIGHT_SELECT_POWER; /* this test reads the power method's table */
     uint32_t floor = (uint32_t)rs_scene_add_material(
         s, "floor", rs_material_make(RS_MAT_DIFFUSE, rs_vec3_splat(0.5f), rs_vec3_splat(0.0f), 1.0f, 0), &err);
     quad(s, rs_vec3(0, 0, 0), 10.0f, floor, &err);                              /* prims 0, 1 */

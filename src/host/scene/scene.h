@@ -72,7 +72,8 @@ typedef struct RsScene {
 } RsScene;
 
 /* Defaults: camera at the origin looking down -z, 40 degrees; 512x512, 16 spp, depth 8,
- * path integrator, seed 0; black environment; the default acceleration structure. */
+ * path integrator, Sobol sampler, light tree, no adaptive sampling (min spp 16), seed 0; black
+ * environment; the default acceleration structure. */
 void rs_scene_init(RsScene* scene);
 void rs_scene_free(RsScene* scene);
 
