@@ -24,11 +24,14 @@
  * shading point: power * cos(theta') / d^2 (pbrt-v4's LightBounds::Importance without the
  * receiver's cosine, which light_select.h's rule forbids: only ctx.p may be used). d is the
  * distance to the box's centre, clamped to the radius of the box's bounding sphere; theta' is
- * the angle from the node's cone to the direction towards the point, widened by the angle the
- * box subtends (from inside the bounding sphere every direction counts). Two children of zero
- * (or undefined) importance fall back to their power. Each multiply-add is rounded on its own
- * (rs_mul_rn): the result decides which light is picked, and nvcc may fuse differently in two
- * kernels, which would break the bit-identity of the dead-ray strategies (compat.h).
+ * the angle between the node's cone and the direction from the box to the point, less the angle
+ * the box subtends (from inside the bounding sphere every direction counts). It is continuous in
+ * p but for jumps at that sphere and at theta_o + theta_e, where NEE's point and the ray origin
+ * (a few ulps apart, light_select.h) could fall on two sides: a set of measure zero. Two
+ * children of zero (or undefined) importance fall back to their power. Each multiply-add is
+ * rounded on its own (rs_mul_rn): the result decides which light is picked, and nvcc may fuse
+ * differently in two kernels, which would break the bit-identity of the dead-ray strategies
+ * (compat.h).
  */
 #ifndef RS_KERNEL_LIGHT_TREE_H
 #define RS_KERNEL_LIGHT_TREE_H
