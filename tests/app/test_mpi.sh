@@ -3,7 +3,10 @@
 # with MPI): the ranks' image equals one process's bit for bit (2 and 3 ranks: an uneven
 # split); a checkpoint written by 3 ranks resumes on 2 and on one process; a rank that fails
 # ends the job at once with a message naming it; a rank killed by a signal ends the job within
-# seconds; SIGINT to rank 0 writes the partial image with every rank's samples.
+# seconds; SIGINT to rank 0 writes the partial image with every rank's samples; ranks that would
+# render different images (another seed, another copy of the scene) are refused before
+# rendering, each naming itself and what differs; --time-limit ends every rank at rank 0's clock
+# and writes the image as a finished render.
 rs=$1 scenes=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -41,6 +44,28 @@ took=$(($(date +%s) - start))
 grep -q "rank 1 of 2: not enough memory" "$tmp/f.log" || fail "the failing rank is not named: $(cat "$tmp/f.log")"
 [ $took -le 20 ] || fail "a failing rank took $took s to end the job"
 
+# ranks that disagree on what to render: refused before rendering, naming the rank and the setting
+$mpi -np 3 sh -c 'extra=""; [ "$OMPI_COMM_WORLD_RANK" = 2 ] && extra="--seed 5"
+    exec "$0" render "$1" --spp 4 --width 48 --height 36 --backend cpu --threads 1 --quiet -o "$2" $extra' \
+    "$rs" "$scene" "$tmp/s.pfm" >"$tmp/s.log" 2>&1
+[ $? -ne 0 ] && grep -q "rank 2 of 3: rank 0 uses seed 0; this rank uses 5" "$tmp/s.log" ||
+    fail "a rank with another seed: $(cat "$tmp/s.log")"
+[ ! -e "$tmp/s.pfm" ] || fail "a job whose ranks disagree wrote an image"
+cp "$scene" "$tmp/stale.json"
+echo " " >>"$tmp/stale.json" # another copy: the same scene in other bytes, as a stale copy on a host
+$mpi -np 2 sh -c 's="$1"; [ "$OMPI_COMM_WORLD_RANK" = 1 ] && s="$3"
+    exec "$0" render "$s" --spp 4 --width 48 --height 36 --backend cpu --threads 1 --quiet -o "$2"' \
+    "$rs" "$scene" "$tmp/s.pfm" "$tmp/stale.json" >"$tmp/s.log" 2>&1
+[ $? -ne 0 ] && grep -q "rank 1 of 2: rank 0 uses a different scene file" "$tmp/s.log" ||
+    fail "a rank with another scene copy: $(cat "$tmp/s.log")"
+
+# --time-limit: rank 0's clock stops every rank; the image is written as a finished render's
+$mpi -np 2 "$rs" render "$scene" --spp 1000000 --width 48 --height 36 --backend cpu --threads 1 --max-memory 64K \
+    --time-limit 1 -o "$tmp/t.pfm" --checkpoint "$tmp/t.ck" >"$tmp/t.log" 2>&1
+status=$?
+[ $status -eq 0 ] && [ -s "$tmp/t.pfm" ] && [ ! -e "$tmp/t.partial.pfm" ] &&
+    grep -q "stopped at the time limit of 1 s" "$tmp/t.log" || fail "--time-limit on 2 ranks: exit $status: $(cat "$tmp/t.log")"
+
 # start a long render on 2 ranks, each writing its pid, and wait until both run (small waves:
 # every span has samples by then, so the partial image shows whether a rank's part is missing)
 long() {
@@ -74,7 +99,9 @@ status=$?
 python3 - "$tmp/i.pfm.ck" <<'PY' || fail "SIGINT on rank 0: the checkpoint lacks a rank's samples"
 import struct, sys
 data = open(sys.argv[1], "rb").read()
-film = struct.unpack(f"<{48 * 36 * 4}f", data[56:56 + 48 * 36 * 16])
+settings_bytes = struct.unpack("<Q", data[32:40])[0]  # format 4: a 48-byte header, the settings, the film
+at = 48 + settings_bytes
+film = struct.unpack(f"<{48 * 36 * 4}f", data[at:at + 48 * 36 * 16])
 counts = film[3::4]
 print("pixel sample counts from", min(counts), "to", max(counts), file=sys.stderr)
 sys.exit(0 if min(counts) >= 1 else 1)   # every pixel has samples: both ranks' spans are there

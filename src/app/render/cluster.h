@@ -40,6 +40,12 @@ void rs_cluster_send_stop(RsCluster* c, int level);
 /* The others: the highest stop level rank 0 has sent so far (0: none). Never blocks. */
 int rs_cluster_poll_stop(RsCluster* c);
 
+/* Rank 0's text, copied to every rank (rank 0's own call returns a copy too): how the ranks
+ * agree on the render's settings before rendering (render_settings.h). The caller frees it;
+ * NULL (with a message printed) on failure. bytes: this rank's text's length; *out_bytes: rank
+ * 0's. Every rank must call it. */
+char* rs_cluster_share_text(RsCluster* c, const char* text, size_t bytes, size_t* out_bytes);
+
 /* Sums every rank's film (entries: pixels times planes) into rank 0's (each pixel is non-zero on one rank only, so the sum is
  * that rank's value exactly). */
 int rs_cluster_sum_film(RsCluster* c, RsFloat4* film, size_t entries);
