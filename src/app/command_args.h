@@ -24,6 +24,7 @@ typedef struct RsRenderArgs {
     const char* checkpoint;
     const char* resume;
     uint64_t checkpoint_every; /* seconds */
+    double time_limit;         /* --time-limit: seconds of tracing, then stop at the pass; 0 = none */
     uint32_t aovs;      /* bit 1 << RS_LAYER_* for each --aov layer (written into .exr outputs) */
     int denoise;        /* --denoise: outputs hold the denoised beauty (.exr: the noisy one too) */
     int exr_half;       /* --exr-half: half-float .exr channels */

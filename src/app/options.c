@@ -250,3 +250,11 @@ void rs_common_options_apply(const RsCommonOptions* o, RsRenderDesc* r)
     if (o->min_spp)
         r->min_spp = o->min_spp;
 }
+
+void rs_common_warn_unlit(const RsScene* scene, const char* scene_path)
+{
+    if (scene->built && scene->light_count == 0)
+        rs_cli_warning("%s: the scene has no light (no emissive material on any shape, no point or spot light, and "
+                       "a black or absent environment): the image will be black",
+                       scene_path);
+}

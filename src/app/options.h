@@ -48,6 +48,11 @@ RsAccelOptions rs_common_accel(const RsCommonOptions* o);
 /* Will this configuration's backend be CUDA (AUTO with a device present)? */
 int rs_backend_is_cuda(const RsBackendConfig* config);
 
+/* Warns (on stderr) when a built scene has no emitter at all: no emissive surface, no point or
+ * spot light, and a black or absent environment, so that the image will be black. The command
+ * still runs: a black image is what such a scene is. */
+void rs_common_warn_unlit(const RsScene* scene, const char* scene_path);
+
 /* Applies the overrides to a loaded scene's render settings. */
 void rs_common_options_apply(const RsCommonOptions* o, RsRenderDesc* render);
 

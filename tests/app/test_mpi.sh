@@ -5,7 +5,10 @@
 # ends the job at once with a message naming it; a rank killed by a signal ends the job within
 # seconds; SIGINT to rank 0 writes the partial image with every rank's samples; so does SIGINT or
 # SIGHUP to rank 1, and SIGINT to rank 0 after it finished its share while rank 1 still traces;
-# SIGUSR1 says that under mpirun the checkpoint is saved at the end and on an interrupt only.
+# SIGUSR1 says that under mpirun the checkpoint is saved at the end and on an interrupt only;
+# ranks that would render different images (another seed, another copy of the scene) are
+# refused before rendering, each naming itself and what differs; --time-limit ends every rank
+# at rank 0's clock and writes the image as a finished render.
 rs=$1 scenes=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -59,6 +62,28 @@ print("pixel sample counts from", min(counts), "to", max(counts), file=sys.stder
 sys.exit(0 if min(counts) >= 1 and all(c == int(c) for c in counts) else 1)
 PY
 }
+
+# ranks that disagree on what to render: refused before rendering, naming the rank and the setting
+$mpi -np 3 sh -c 'extra=""; [ "$OMPI_COMM_WORLD_RANK" = 2 ] && extra="--seed 5"
+    exec "$0" render "$1" --spp 4 --width 48 --height 36 --backend cpu --threads 1 --quiet -o "$2" $extra' \
+    "$rs" "$scene" "$tmp/s.pfm" >"$tmp/s.log" 2>&1
+[ $? -ne 0 ] && grep -q "rank 2 of 3: rank 0 uses seed 0; this rank uses 5" "$tmp/s.log" ||
+    fail "a rank with another seed: $(cat "$tmp/s.log")"
+[ ! -e "$tmp/s.pfm" ] || fail "a job whose ranks disagree wrote an image"
+cp "$scene" "$tmp/stale.json"
+echo " " >>"$tmp/stale.json" # another copy: the same scene in other bytes, as a stale copy on a host
+$mpi -np 2 sh -c 's="$1"; [ "$OMPI_COMM_WORLD_RANK" = 1 ] && s="$3"
+    exec "$0" render "$s" --spp 4 --width 48 --height 36 --backend cpu --threads 1 --quiet -o "$2"' \
+    "$rs" "$scene" "$tmp/s.pfm" "$tmp/stale.json" >"$tmp/s.log" 2>&1
+[ $? -ne 0 ] && grep -q "rank 1 of 2: rank 0 uses a different scene file" "$tmp/s.log" ||
+    fail "a rank with another scene copy: $(cat "$tmp/s.log")"
+
+# --time-limit: rank 0's clock stops every rank; the image is written as a finished render's
+$mpi -np 2 "$rs" render "$scene" --spp 1000000 --width 48 --height 36 --backend cpu --threads 1 --max-memory 64K \
+    --time-limit 1 -o "$tmp/t.pfm" --checkpoint "$tmp/t.ck" >"$tmp/t.log" 2>&1
+status=$?
+[ $status -eq 0 ] && [ -s "$tmp/t.pfm" ] && [ ! -e "$tmp/t.partial.pfm" ] &&
+    grep -q "stopped at the time limit of 1 s" "$tmp/t.log" || fail "--time-limit on 2 ranks: exit $status: $(cat "$tmp/t.log")"
 
 # start a long render on 2 ranks, each writing its pid, and wait until both run (small waves:
 # every span has samples by then, so the partial image shows whether a rank's part is missing)

@@ -431,6 +431,7 @@ int rs_cmd_bench(int argc, char** argv)
             status = RS_EXIT_FAILURE;
             break;
         }
+        rs_common_warn_unlit(&scene, o.scenes[si]);
         rs_bench_meta_scene(&meta, o.scenes[si], &scene);
         for (int d = 0; d < RS_DEADRAY_COUNT && status == RS_EXIT_OK && !rs_interrupt_count(); ++d) {
             if (!o.deadray[d])

@@ -53,6 +53,12 @@ int rs_cluster_stop_level(RsCluster* c, int own_level);
  * waiting. 0, or -1 when MPI fails. */
 int rs_cluster_wait_all(RsCluster* c, int (*own_level)(void));
 
+/* Rank 0's text, copied to every rank (rank 0's own call returns a copy too): how the ranks
+ * agree on the render's settings before rendering (render_settings.h). The caller frees it;
+ * NULL (with a message printed) on failure. bytes: this rank's text's length; *out_bytes: rank
+ * 0's. Every rank must call it. */
+char* rs_cluster_share_text(RsCluster* c, const char* text, size_t bytes, size_t* out_bytes);
+
 /* Sums every rank's film (entries: pixels times planes) into rank 0's (each pixel is non-zero on one rank only, so the sum is
  * that rank's value exactly). */
 int rs_cluster_sum_film(RsCluster* c, RsFloat4* film, size_t entries);

@@ -12,7 +12,9 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
+#include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "app/cli.h"
@@ -162,6 +164,37 @@ int rs_cluster_wait_all(RsCluster* c, int (*own_level)(void))
     }
     free(total);
     return status;
+}
+
+char* rs_cluster_share_text(RsCluster* c, const char* text, size_t bytes, size_t* out_bytes)
+{
+    /* the length first (an unsigned long long, whatever size_t is), then the bytes */
+    unsigned long long n = bytes;
+    if (c->joined && c->size > 1 && MPI_Bcast(&n, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD) != MPI_SUCCESS) {
+        rs_cli_error("rank %d of %d: MPI_Bcast of the settings' length failed", c->rank, c->size);
+        return NULL;
+    }
+    if (n > INT_MAX) {
+        rs_cli_error("rank %d of %d: the render's settings take %llu bytes, more than one message holds", c->rank,
+                     c->size, n);
+        return NULL;
+    }
+    char* copy = malloc((size_t)n + 1);
+    if (!copy) {
+        rs_cli_error("rank %d of %d: out of memory for the render's settings", c->rank, c->size);
+        return NULL;
+    }
+    if (c->rank == 0)
+        memcpy(copy, text, (size_t)n);
+    if (c->joined && c->size > 1 && n > 0 &&
+        MPI_Bcast(copy, (int)n, MPI_CHAR, 0, MPI_COMM_WORLD) != MPI_SUCCESS) {
+        rs_cli_error("rank %d of %d: MPI_Bcast of the settings failed", c->rank, c->size);
+        free(copy);
+        return NULL;
+    }
+    copy[n] = '\0';
+    *out_bytes = (size_t)n;
+    return copy;
 }
 
 int rs_cluster_sum_film(RsCluster* c, RsFloat4* film, size_t pixels)

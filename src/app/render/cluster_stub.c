@@ -2,6 +2,7 @@
  * Host C11. Started by mpirun anyway, every process would render the whole image alone, so
  * that is refused. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "app/cli.h"
 #include "app/render/cluster.h"
@@ -49,6 +50,19 @@ int rs_cluster_wait_all(RsCluster* c, int (*own_level)(void))
     (void)c;
     (void)own_level;
     return 0;
+}
+char* rs_cluster_share_text(RsCluster* c, const char* text, size_t bytes, size_t* out_bytes)
+{
+    (void)c;
+    char* copy = malloc(bytes + 1);
+    if (!copy) {
+        rs_cli_error("out of memory sharing the render's settings");
+        return NULL;
+    }
+    memcpy(copy, text, bytes);
+    copy[bytes] = '\0';
+    *out_bytes = bytes;
+    return copy;
 }
 int rs_cluster_sum_film(RsCluster* c, RsFloat4* film, size_t pixels)
 {

@@ -7,7 +7,10 @@
  * count, reporting progress and saving checkpoints from the renderer's tick (and on SIGUSR1).
  * Stop signals escalate (interrupt.h): the first stops at the end of the sample pass in flight,
  * the second after the wave in flight; either way what has been accumulated is saved to the
- * checkpoint and written to NAME.partial.EXT. A device that fails ends the render with an error naming it,
+ * checkpoint and written to NAME.partial.EXT. --time-limit stops the same way at the pass, but
+ * ends as a finished render (time_limit.h). Before tracing, the render's settings
+ * (render_settings.h) are listed: checkpoints store them, --resume and the MPI ranks compare
+ * them, EXR outputs carry them. A device that fails ends the render with an error naming it,
  * and what the film holds is still saved and written. A checkpoint that cannot be saved is a
  * warning: the render goes on and its images are still written.
  */
@@ -25,14 +28,16 @@
 #include "app/options.h"
 #include "app/render/cluster.h"
 #include "app/render/render_outputs.h"
+#include "app/render/render_settings.h"
+#include "app/render/time_limit.h"
 #include "host/import/scene_loader.h"
-#include "host/io/file_hash.h"
 #include "host/io/image_io.h"
 #include "host/io/safe_file.h"
 #include "host/render/checkpoint.h"
 #include "host/render/renderer.h"
 #include "host/scene/settings.h"
 #include "host/util/clock.h"
+#include "host/util/file_list.h"
 #include "kernel/film/adaptive.h"
 
 static void format_seconds(double s, char* out, size_t size)
@@ -60,7 +65,8 @@ static void report_progress(uint64_t done_paths, uint64_t total_paths, uint64_t 
 }
 
 /* Saves the film; a failure is a warning (the render goes on, its images are still written). */
-static int save_checkpoint(RsRenderer* renderer, const char* path, const RsCheckpointHeader* base, uint64_t paths_done)
+static int save_checkpoint(RsRenderer* renderer, const char* path, const RsCheckpointHeader* base,
+                           const RsImageSettings* settings, uint64_t paths_done)
 {
     RsCheckpointHeader h = *base;
     h.paths_done = paths_done;
@@ -71,7 +77,7 @@ static int save_checkpoint(RsRenderer* renderer, const char* path, const RsCheck
     if (!film)
         rs_error_set(&err, "out of memory for a checkpoint");
     else if (rs_renderer_read_film(renderer, film, &err) == 0)
-        status = rs_checkpoint_save(path, &h, film, &err);
+        status = rs_checkpoint_save(path, &h, settings, film, &err);
     if (status)
         rs_cli_warning("%s; the render goes on", err.message);
     free(film);
@@ -98,7 +104,7 @@ static int check_destinations(const RsRenderArgs* a, RsPathSet* paths, const RsF
 
 /* SIGUSR1 or SIGUSR2 (interrupt.h): the checkpoint now, and the render goes on. */
 static void save_on_request(RsRenderer* renderer, const RsRenderArgs* a, const RsCheckpointHeader* ck,
-                            const RsCluster* cl, uint64_t done, int sig, int tty)
+                            const RsImageSettings* settings, const RsCluster* cl, uint64_t done, int sig, int tty)
 {
     const char* name = sig == SIGUSR2 ? "SIGUSR2" : "SIGUSR1";
     if (tty)
@@ -108,7 +114,7 @@ static void save_on_request(RsRenderer* renderer, const RsRenderArgs* a, const R
     else if (cl->size > 1)
         rs_cli_note("asked to save (%s): under mpirun the checkpoint is saved at the end and on an interrupt "
                     "only; the render goes on", name);
-    else if (save_checkpoint(renderer, a->checkpoint, ck, done) == 0)
+    else if (save_checkpoint(renderer, a->checkpoint, ck, settings, done) == 0)
         rs_cli_note("saved %s (%s); the render goes on", a->checkpoint, name);
 }
 
@@ -134,13 +140,25 @@ static void report_stop(const char* what, const RsFloat4* film, uint64_t pixels,
                     sum / (double)pixels, spp, (double)lo, (double)hi);
 }
 
-/* What the renderer's tick needs: progress lines, timed checkpoints and, under mpirun, the
- * stops that rank 0 passes on to the other ranks. */
+/* The same, reading the film first. */
+static void report_film(RsRenderer* renderer, const char* what, uint64_t pixels, uint32_t planes, uint32_t spp)
+{
+    RsFloat4* film = malloc(pixels * planes * sizeof *film);
+    RsError err = {{0}};
+    if (film && rs_renderer_read_film(renderer, film, &err) == 0)
+        report_stop(what, film, pixels, spp);
+    free(film);
+}
+
+/* What the renderer's tick needs: progress lines, timed checkpoints, the time limit and, under
+ * mpirun, the stops that rank 0 passes on to the other ranks. */
 typedef struct RenderProgress {
     RsRenderer* renderer;
     const RsRenderArgs* args;
     const RsCheckpointHeader* checkpoint;
+    const RsImageSettings* settings;
     RsCluster* cluster;
+    RsTimeLimit limit;
     uint64_t first, total, pixels;
     double start, last_report, last_checkpoint;
     int tty;
@@ -160,10 +178,17 @@ static uint64_t image_paths_done(const RenderProgress* p)
 static void render_tick(void* ctx)
 {
     RenderProgress* p = ctx;
+    int own = rs_interrupt_level();
+    if (p->cluster->rank == 0 && rs_time_limit_check(&p->limit, rs_clock_seconds())) {
+        /* a stop at the pass like a first interrupt, but no interrupt is counted: the render
+         * ends as a finished one (time_limit.h); under mpirun every rank stops with rank 0 */
+        rs_interrupt_escalate(1);
+        own = own > 1 ? own : 1;
+    }
     if (p->cluster->size > 1) {
         /* a signal to any rank stops them all (cluster.h) */
-        int level = rs_cluster_stop_level(p->cluster, rs_interrupt_level());
-        if (level > p->stop_seen && level > rs_interrupt_level() && p->cluster->rank == 0)
+        int level = rs_cluster_stop_level(p->cluster, own);
+        if (level > p->stop_seen && level > own && p->cluster->rank == 0)
             rs_cli_note(level == 1 ? "another rank was interrupted: every rank finishes its sample pass, then the "
                                      "image is written"
                                    : "another rank was interrupted again: every rank stops after its wave");
@@ -174,7 +199,7 @@ static void render_tick(void* ctx)
     double now = rs_clock_seconds();
     int save = rs_interrupt_take_save_request();
     if (save && p->cluster->rank == 0) {
-        save_on_request(p->renderer, p->args, p->checkpoint, p->cluster, done, save, p->tty);
+        save_on_request(p->renderer, p->args, p->checkpoint, p->settings, p->cluster, done, save, p->tty);
         p->last_checkpoint = now;
     }
     if (!p->args->opt.quiet && now - p->last_report > (p->tty ? 0.25 : 5.0)) {
@@ -186,7 +211,7 @@ static void render_tick(void* ctx)
     /* under mpirun the film is gathered once, at the end (or on an interrupt) */
     if (p->args->checkpoint && p->cluster->size == 1 && now - p->last_checkpoint >= (double)p->args->checkpoint_every &&
         done < p->total) {
-        save_checkpoint(p->renderer, p->args->checkpoint, p->checkpoint, done);
+        save_checkpoint(p->renderer, p->args->checkpoint, p->checkpoint, p->settings, done);
         p->last_checkpoint = now;
     }
 }
@@ -255,48 +280,58 @@ static int render_main(RsRenderArgs* args, RsCluster* cl)
     RsError err = {{0}};
     RsScene scene;
     RsAccelOptions accel = rs_common_accel(opt);
-    /* files_read lists every file the scene read: what checkpoints will fingerprint */
-    RsFileList files_read = {0};
-    int loaded = rs_scene_load(a.scene_path, &accel, &scene, &files_read, &err) == 0;
+    /* every file the scene read: the outputs are checked against them, the settings fingerprint them */
+    RsFileList files = {0};
+    RsImageSettings settings = {0};
+    RsRenderer* renderer = NULL;
+    int status = RS_EXIT_FAILURE;
+    int loaded = rs_scene_load(a.scene_path, &accel, &scene, &files, &err) == 0;
     if (!loaded)
         rs_cli_error("%s", err.message);
-    int clear = loaded && (cl->rank != 0 || check_destinations(&a, &paths, &files_read) == 0);
-    rs_file_list_free(&files_read);
+    int clear = loaded && (cl->rank != 0 || check_destinations(&a, &paths, &files) == 0);
     rs_path_set_free(&paths);
     if (!clear) {
         if (loaded)
             rs_scene_free(&scene);
+        rs_file_list_free(&files);
         return RS_EXIT_FAILURE;
     }
     RsRenderDesc rd = scene.render;
     rs_common_options_apply(opt, &rd);
     if (rs_scene_set_render(&scene, &rd, &err)) {
         rs_cli_error("%s", err.message);
-        rs_scene_free(&scene);
-        return RS_EXIT_FAILURE;
+        goto done;
     }
+    if (cl->rank == 0)
+        rs_common_warn_unlit(&scene, a.scene_path);
     RsCheckpointHeader ck;
     rs_checkpoint_header_init(&ck);
     ck.width = rd.width;
     ck.height = rd.height;
-    ck.seed = rd.seed;
-    ck.max_depth = rd.max_depth;
-    ck.integrator = rd.integrator;
-    if ((a.checkpoint || a.resume) && rs_file_hash64(a.scene_path, &ck.scene_hash)) {
-        rs_cli_error("%s: cannot read the scene to fingerprint it for the checkpoint", a.scene_path);
-        rs_scene_free(&scene);
-        return RS_EXIT_FAILURE;
-    }
 
-    int status = RS_EXIT_FAILURE;
     uint64_t pixels = (uint64_t)rd.width * rd.height, total = pixels * rd.spp;
     RsFrameDesc frame = rs_frame_from_scene(&scene, rd.width, rd.height, rd.max_depth, rd.integrator, rd.seed);
     RsRendererConfig rc = rs_common_renderer_config(opt);
     rc.backend.aovs = a.aovs != 0 || a.denoise;
     rc.backend.film_stats = rd.noise_threshold > 0.0f; /* adaptive.h's planes */
     ck.film_planes = rs_film_planes(&rc.backend);
+    /* input files are hashed only where the list is kept or compared */
+    int exr = 0;
+    for (int i = 0; i < a.output_count; ++i) {
+        RsImageFormat format;
+        RsError ignored = {{0}};
+        exr |= rs_image_format_from_path(a.outputs[i], &format, &ignored) == 0 && format == RS_IMAGE_EXR;
+    }
+    int fingerprint = a.checkpoint || a.resume || cl->size > 1 || exr;
+    if (rs_render_settings(&a, &scene, &frame, ck.film_planes, rd.spp, fingerprint ? &files : NULL, &settings,
+                           &err)) {
+        rs_cli_error("%s", err.message);
+        goto done;
+    }
+    if (rs_render_agree(cl, &settings))
+        goto done;
     rs_cluster_local_devices(cl, &rc);
-    RsRenderer* renderer = rs_renderer_create(&scene, &rc, &err);
+    renderer = rs_renderer_create(&scene, &rc, &err);
     if (renderer)
         rs_renderer_set_share(renderer, (uint32_t)cl->rank, (uint32_t)cl->size);
     if (!renderer || rs_renderer_begin(renderer, &frame, total, &err)) {
@@ -324,11 +359,21 @@ static int render_main(RsRenderArgs* args, RsCluster* cl)
 
     if (a.resume) {
         RsCheckpointHeader got;
+        RsImageSettings made = {0};
         RsFloat4* film = NULL;
-        if (rs_checkpoint_load(a.resume, &ck, &got, &film, &err)) {
+        if (rs_checkpoint_load(a.resume, &ck, &settings, &got, &made, &film, &err)) {
             rs_cli_error("%s", err.message);
             goto done;
         }
+        RsSettingDiff d;
+        if (!opt->quiet && rs_image_settings_diff(&made, &settings, RS_SETTING_ROUNDING, &d)) {
+            char words[1024];
+            rs_setting_diff_text(&d, "made with", "this render uses", words, sizeof words);
+            rs_cli_note("%s: %s: the same estimate, but the result will not be bit-identical to a render that "
+                        "never stopped",
+                        a.resume, words);
+        }
+        rs_image_settings_free(&made);
         /* paths visited: with the AOV planes, the albedo plane counts them (adaptive sampling's
            stopped pixels hold fewer samples than visits; kernel/film/adaptive.h) */
         double counted = 0.0;
@@ -365,12 +410,14 @@ static int render_main(RsRenderArgs* args, RsCluster* cl)
     progress.renderer = renderer;
     progress.args = &a;
     progress.checkpoint = &ck;
+    progress.settings = &settings;
     progress.cluster = cl;
     progress.first = rs_renderer_paths_done(renderer) * (uint64_t)cl->size; /* a resumed film: about even shares */
     progress.total = total;
     progress.pixels = pixels;
     progress.tty = isatty(2);
     progress.start = progress.last_report = progress.last_checkpoint = rs_clock_seconds();
+    rs_time_limit_start(&progress.limit, cl->rank == 0 ? a.time_limit : 0.0, progress.start);
     /* under mpirun the other ranks' stops raise these flags too, through the tick */
     rs_renderer_set_stop(renderer, rs_interrupt_pass_flag(), rs_interrupt_stop_flag());
     rs_renderer_set_tick(renderer, render_tick, &progress);
@@ -408,33 +455,41 @@ static int render_main(RsRenderArgs* args, RsCluster* cl)
         if (progress.tty)
             fputc('\n', stderr);
     }
-    if (traced != 0 || done_paths < total) {
+    /* the time limit (and no interrupt) ended it: a finished render of fewer samples */
+    int timed_out = traced == RS_WAVEFRONT_STOPPED && progress.limit.reached && rs_interrupt_count() == 0;
+    if (!timed_out && (traced != 0 || done_paths < total)) {
         /* an error or an interrupt: keep everything that was traced */
         if (traced < 0)
             rs_cli_error("%s", err.message);
-        RsFloat4* film = malloc(pixels * ck.film_planes * sizeof *film);
-        rs_error_clear(&err);
-        if (film && rs_renderer_read_film(renderer, film, &err) == 0)
-            report_stop(traced < 0 ? "failed" : "interrupted", film, pixels, rd.spp);
-        free(film);
+        report_film(renderer, traced < 0 ? "failed" : "interrupted", pixels, ck.film_planes, rd.spp);
         if (a.checkpoint && done_paths > progress.first &&
-            save_checkpoint(renderer, a.checkpoint, &ck, done_paths) == 0)
+            save_checkpoint(renderer, a.checkpoint, &ck, &settings, done_paths) == 0)
             rs_cli_note("saved %s; continue with --resume %s", a.checkpoint, a.checkpoint);
         if (done_paths > 0)
-            rs_render_write_outputs(renderer, rd.width, rd.height, &a, 1);
+            rs_render_write_outputs(renderer, rd.width, rd.height, &a, &settings, 1);
         status = traced < 0 ? RS_EXIT_FAILURE : RS_EXIT_INTERRUPTED;
         goto done;
     }
-    if (a.checkpoint)
-        save_checkpoint(renderer, a.checkpoint, &ck, done_paths);
+    if (timed_out && done_paths < total) {
+        char what[96];
+        rs_time_limit_describe(&progress.limit, what, sizeof what);
+        char stopped[128];
+        snprintf(stopped, sizeof stopped, "stopped at %s", what);
+        report_film(renderer, stopped, pixels, ck.film_planes, rd.spp);
+    }
+    if (a.checkpoint && save_checkpoint(renderer, a.checkpoint, &ck, &settings, done_paths) == 0 && timed_out &&
+        done_paths < total)
+        rs_cli_note("saved %s; continue with --resume %s", a.checkpoint, a.checkpoint);
     if (!opt->quiet)
         rs_cli_note("done in %.2f s: %.2f Mrays/s (%.2f M camera, %.2f M bounce, %.2f M shadow rays)", elapsed,
                     (double)rs_trace_stats_rays(&s) / elapsed / 1e6, (double)s.camera_rays / 1e6,
                     (double)s.bounce_rays / 1e6, (double)s.shadow_rays / 1e6);
-    status = rs_render_write_outputs(renderer, rd.width, rd.height, &a, 0);
+    status = rs_render_write_outputs(renderer, rd.width, rd.height, &a, &settings, 0);
 done:
     rs_interrupt_uninstall();
     rs_renderer_destroy(renderer);
     rs_scene_free(&scene);
+    rs_image_settings_free(&settings);
+    rs_file_list_free(&files);
     return status;
 }

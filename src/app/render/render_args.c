@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "app/command_args.h"
+#include "app/render/time_limit.h"
 #include "kernel/film/aov.h"
 
 /* "albedo,normal" -> bits 1 << RS_LAYER_ALBEDO | 1 << RS_LAYER_NORMAL; "all": every AOV. */
@@ -61,6 +62,9 @@ void rs_render_usage(FILE* f)
             "                        (default 60), at the end and on an interrupt\n"
             "  --resume FILE         continue from a checkpoint to --spp; the result is bit-identical\n"
             "                        to a render that never stopped\n"
+            "  --time-limit SECONDS  stop once tracing has taken this long (a number > 0), at the end\n"
+            "                        of the sample pass in flight, and write the image as a finished\n"
+            "                        render (and the checkpoint, which --resume continues)\n"
             "  --spp N               samples per pixel (default: the scene's render.spp)\n");
     rs_common_options_usage(f);
     fprintf(f, "\n"
@@ -125,6 +129,9 @@ int rs_render_parse_args(int argc, char** argv, RsRenderArgs* a)
             a->resume = v;
         } else if ((v = rs_cli_value(argc, argv, &i, "--checkpoint-every", NULL, &missing))) {
             if (rs_cli_uint("--checkpoint-every", v, 1, 86400 * 365, &a->checkpoint_every))
+                return -1;
+        } else if ((v = rs_cli_value(argc, argv, &i, "--time-limit", NULL, &missing))) {
+            if (rs_time_limit_parse(v, &a->time_limit))
                 return -1;
         } else if (strcmp(argv[i], "--auto-exposure") == 0) {
             a->display.auto_exposure = 1;

@@ -149,7 +149,62 @@ done:
     return status;
 }
 
-static int write_exr(const char* path, uint32_t width, uint32_t height, const Images* im, int half, RsError* err)
+/* The settings as EXR attributes "raystream:NAME" (names past the format's limit, or holding
+ * control bytes, as an input file's path might, are counted in "raystream:omitted"), and the
+ * samples per pixel reached. */
+typedef struct Metadata {
+    RsExrAttribute* list;
+    char** names;
+    int count;
+    char spp[64], omitted[64];
+} Metadata;
+
+static void metadata_free(Metadata* m)
+{
+    for (int i = 0; m->names && i < m->count; ++i)
+        free(m->names[i]);
+    free(m->names);
+    free(m->list);
+    memset(m, 0, sizeof *m);
+}
+
+static int make_metadata(const RsImageSettings* settings, double spp, Metadata* m, RsError* err)
+{
+    memset(m, 0, sizeof *m);
+    size_t n = settings ? settings->count : 0;
+    m->list = calloc(n + 2, sizeof *m->list);
+    m->names = calloc(n + 2, sizeof *m->names);
+    if (!m->list || !m->names)
+        return rs_error_set(err, "out of memory for the EXR metadata");
+    int omitted = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const RsImageSetting* e = &settings->entries[i];
+        size_t len = sizeof "raystream:" + strlen(e->name);
+        int control = 0;
+        for (const char* p = e->name; *p; ++p)
+            control |= (unsigned char)*p < 0x20;
+        if (len - 1 > RS_EXR_MAX_ATTRIBUTE_NAME || control) {
+            ++omitted;
+            continue;
+        }
+        char* name = malloc(len);
+        if (!name)
+            return rs_error_set(err, "out of memory for the EXR metadata");
+        snprintf(name, len, "raystream:%s", e->name);
+        m->names[m->count] = name;
+        m->list[m->count++] = (RsExrAttribute){name, e->value};
+    }
+    snprintf(m->spp, sizeof m->spp, "%.6g", spp);
+    m->list[m->count++] = (RsExrAttribute){"raystream:spp_reached", m->spp};
+    if (omitted) {
+        snprintf(m->omitted, sizeof m->omitted, "%d input files (their paths cannot name an attribute)", omitted);
+        m->list[m->count++] = (RsExrAttribute){"raystream:omitted", m->omitted};
+    }
+    return 0;
+}
+
+static int write_exr(const char* path, uint32_t width, uint32_t height, const Images* im, const Metadata* meta,
+                     int half, RsError* err)
 {
     RsExrLayer layers[RS_LAYER_COUNT + 1];
     int n = 0;
@@ -159,17 +214,20 @@ static int write_exr(const char* path, uint32_t width, uint32_t height, const Im
     for (int l = RS_LAYER_BEAUTY + 1; l < RS_LAYER_COUNT; ++l)
         if (im->layers[l])
             layers[n++] = (RsExrLayer){rs_layer_name(l), rs_layer_channels(l), im->layers[l]};
-    return rs_exr_write(path, width, height, layers, n, half, err);
+    return rs_exr_write_with_attributes(path, width, height, layers, n, meta->list, meta->count, half, err);
 }
 
 int rs_render_write_outputs(RsRenderer* renderer, uint32_t width, uint32_t height, const RsRenderArgs* a,
-                            int partial)
+                            const RsImageSettings* settings, int partial)
 {
     RsError err = {{0}};
     Images im;
-    if (make_images(renderer, width, height, a, &im, &err)) {
+    Metadata meta = {0};
+    double spp = (double)rs_renderer_paths_done(renderer) / ((double)width * height);
+    if (make_images(renderer, width, height, a, &im, &err) || make_metadata(settings, spp, &meta, &err)) {
         rs_cli_error("%s", err.message);
         images_free(&im);
+        metadata_free(&meta);
         return RS_EXIT_FAILURE;
     }
     int status = RS_EXIT_OK;
@@ -183,7 +241,7 @@ int rs_render_write_outputs(RsRenderer* renderer, uint32_t width, uint32_t heigh
         rs_error_clear(&err);
         int failed = rs_image_format_from_path(name, &format, &err);
         if (!failed && format == RS_IMAGE_EXR) {
-            failed = write_exr(name, width, height, &im, a->exr_half, &err);
+            failed = write_exr(name, width, height, &im, &meta, a->exr_half, &err);
         } else if (!failed) {
             failed = rs_image_write(name, width, height, im.beauty, im.rgba, &err);
             if (!failed && im.noisy) {
@@ -201,5 +259,6 @@ int rs_render_write_outputs(RsRenderer* renderer, uint32_t width, uint32_t heigh
         }
     }
     images_free(&im);
+    metadata_free(&meta);
     return status;
 }

@@ -8,6 +8,7 @@
 
 #include "app/command_args.h"
 #include "app/output_paths.h"
+#include "host/render/image_settings.h"
 #include "host/render/renderer.h"
 
 /* "out.png" -> "out.partial.png" (what an interrupted render writes) */
@@ -23,8 +24,10 @@ int rs_render_list_paths(const RsRenderArgs* args, RsPathSet* paths, RsError* er
 
 /* Writes the outputs from the renderer's film: PNGs through the display pipeline, linear
  * formats from the film; with --denoise the denoiser's image is the beauty; .exr outputs get
- * the AOV layers and the noisy beauty as layers. partial: NAME.partial.EXT. Returns RS_EXIT_*. */
+ * the AOV layers and the noisy beauty as layers, and the render's settings (render_settings.h;
+ * may be NULL) as string attributes "raystream:NAME", with "raystream:spp_reached" the samples
+ * per pixel the film holds. partial: NAME.partial.EXT. Returns RS_EXIT_*. */
 int rs_render_write_outputs(RsRenderer* renderer, uint32_t width, uint32_t height, const RsRenderArgs* args,
-                            int partial);
+                            const RsImageSettings* settings, int partial);
 
 #endif /* RS_APP_RENDER_OUTPUTS_H */

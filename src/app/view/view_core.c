@@ -81,6 +81,7 @@ int rs_viewer_open(RsViewer* v, const char* scene_path, const RsCommonOptions* o
     rs_common_options_apply(options, &rd);
     if (rs_scene_set_render(&v->scene, &rd, err))
         return -1;
+    rs_common_warn_unlit(&v->scene, scene_path);
     v->width = rd.width;
     v->height = rd.height;
     v->max_depth = rd.max_depth;

@@ -23,16 +23,15 @@ typedef struct MemoryStream {
     char message[256]; /* the library's last error message */
 } MemoryStream;
 
-static MemoryStream* stream_of(exr_const_context_t ctxt)
-{
-    void* user = NULL;
-    exr_get_user_data(ctxt, &user);
-    return user;
-}
+/* The stream of the call in progress on this thread, for on_error: the library may report an
+ * error while it holds its context's lock (exr_attr_set_string on a write context does), and
+ * exr_get_user_data takes that lock again, which never returns. */
+static _Thread_local MemoryStream* current;
 
 static void on_error(exr_const_context_t ctxt, exr_result_t code, const char* msg)
 {
-    MemoryStream* s = stream_of(ctxt);
+    (void)ctxt;
+    MemoryStream* s = current;
     if (s && !s->message[0])
         snprintf(s->message, sizeof s->message, "%s", msg ? msg : exr_get_default_error_message(code));
 }
@@ -122,7 +121,7 @@ static const ChannelSource* find_source(const ChannelSource* sources, int n, con
 
 /* Encodes the image into s. */
 static exr_result_t encode(exr_context_t ctxt, uint32_t width, uint32_t height, const ChannelSource* sources, int n,
-                           int half)
+                           const RsExrAttribute* attributes, int attribute_count, int half)
 {
     int part = 0;
     exr_result_t rv = exr_add_part(ctxt, "raystream", EXR_STORAGE_SCANLINE, &part);
@@ -131,8 +130,15 @@ static exr_result_t encode(exr_context_t ctxt, uint32_t width, uint32_t height, 
     for (int i = 0; i < n && rv == EXR_ERR_SUCCESS; ++i)
         rv = exr_add_channel(ctxt, part, sources[i].name, half ? EXR_PIXEL_HALF : EXR_PIXEL_FLOAT,
                              EXR_PERCEPTUALLY_LINEAR, 1, 1);
+    int long_names = 0;
+    for (int i = 0; i < attribute_count; ++i)
+        long_names |= strlen(attributes[i].name) > 31; /* the format's short-name limit */
+    if (rv == EXR_ERR_SUCCESS && long_names)
+        rv = exr_set_longname_support(ctxt, 1);
     if (rv == EXR_ERR_SUCCESS)
         rv = exr_attr_set_string(ctxt, part, "software", "raystream");
+    for (int i = 0; i < attribute_count && rv == EXR_ERR_SUCCESS; ++i)
+        rv = exr_attr_set_string(ctxt, part, attributes[i].name, attributes[i].value);
     if (rv == EXR_ERR_SUCCESS)
         rv = exr_write_header(ctxt);
     int32_t lines = 1;
@@ -172,21 +178,39 @@ static exr_result_t encode(exr_context_t ctxt, uint32_t width, uint32_t height, 
 int rs_exr_write(const char* path, uint32_t width, uint32_t height, const RsExrLayer* layers, int layer_count,
                  int half, RsError* err)
 {
+    return rs_exr_write_with_attributes(path, width, height, layers, layer_count, NULL, 0, half, err);
+}
+
+int rs_exr_write_with_attributes(const char* path, uint32_t width, uint32_t height, const RsExrLayer* layers,
+                                 int layer_count, const RsExrAttribute* attributes, int attribute_count, int half,
+                                 RsError* err)
+{
     ChannelSource sources[RS_EXR_MAX_CHANNELS];
     int n = 0;
     if (width == 0 || height == 0 || width > INT32_MAX || height > INT32_MAX)
         return rs_error_set(err, "%s: cannot write a %ux%u image", path, width, height);
     if (list_sources(path, layers, layer_count, sources, &n, err))
         return -1;
+    for (int i = 0; i < attribute_count; ++i) {
+        size_t len = strlen(attributes[i].name);
+        int control = 0;
+        for (size_t k = 0; k < len; ++k)
+            control |= (unsigned char)attributes[i].name[k] < 0x20;
+        if (len == 0 || len > RS_EXR_MAX_ATTRIBUTE_NAME || control)
+            return rs_error_set(err, "%s: cannot name an OpenEXR attribute '%.40s...' (%zu bytes)", path,
+                                attributes[i].name, len);
+    }
     MemoryStream s = {0};
     exr_context_initializer_t init = EXR_DEFAULT_CONTEXT_INITIALIZER;
     init.user_data = &s;
     init.write_fn = memory_write;
     init.error_handler_fn = on_error;
     exr_context_t ctxt = NULL;
+    MemoryStream* outer = current;
+    current = &s;
     exr_result_t rv = exr_start_write(&ctxt, path, EXR_WRITE_FILE_DIRECTLY, &init);
     if (rv == EXR_ERR_SUCCESS)
-        rv = encode(ctxt, width, height, sources, n, half);
+        rv = encode(ctxt, width, height, sources, n, attributes, attribute_count, half);
     if (ctxt) {
         exr_result_t finished = exr_finish(&ctxt);
         rv = rv == EXR_ERR_SUCCESS ? finished : rv;
@@ -198,6 +222,7 @@ int rs_exr_write(const char* path, uint32_t width, uint32_t height, const RsExrL
         RsBytes part = {s.data, s.size};
         status = rs_file_write_atomic(path, &part, 1, err);
     }
+    current = outer;
     free(s.data);
     return status;
 }
@@ -310,6 +335,8 @@ int rs_exr_read(const char* path, RsExrImage* image, RsError* err)
     exr_context_t ctxt = NULL;
     exr_attr_box2i_t dw;
     int status = -1;
+    MemoryStream* outer = current;
+    current = &s;
     exr_result_t rv = exr_start_read(&ctxt, path, &init);
     if (rv != EXR_ERR_SUCCESS)
         exr_fail(path, "not a readable OpenEXR file", rv, &s, err);
@@ -321,6 +348,7 @@ int rs_exr_read(const char* path, RsExrImage* image, RsError* err)
         status = 0;
     if (ctxt)
         exr_finish(&ctxt);
+    current = outer;
     free(s.data);
     if (status)
         rs_exr_image_free(image);

@@ -24,6 +24,18 @@ typedef struct RsExrLayer {
 int rs_exr_write(const char* path, uint32_t width, uint32_t height, const RsExrLayer* layers, int layer_count,
                  int half, RsError* err);
 
+/* A string attribute of the header (metadata: render writes its settings list as these). Names
+ * longer than RS_EXR_MAX_ATTRIBUTE_NAME bytes or holding control bytes are refused. */
+#define RS_EXR_MAX_ATTRIBUTE_NAME 255
+typedef struct RsExrAttribute {
+    const char* name;
+    const char* value;
+} RsExrAttribute;
+
+int rs_exr_write_with_attributes(const char* path, uint32_t width, uint32_t height, const RsExrLayer* layers,
+                                 int layer_count, const RsExrAttribute* attributes, int attribute_count, int half,
+                                 RsError* err);
+
 /* A file read back: every channel as floats, width * height each, rows top first. */
 typedef struct RsExrImage {
     uint32_t width, height;

@@ -14,21 +14,12 @@
 
 static const char magic[8] = "RSCKPT";
 
-_Static_assert(sizeof(RsCheckpointHeader) == 64, "the checkpoint header has no padding");
+_Static_assert(sizeof(RsCheckpointHeader) == 48, "the checkpoint header has no padding");
 
-/* Format 2's header: format 3's without film_planes and reserved. */
-typedef struct HeaderV2 {
-    char magic[8];
-    uint32_t version;
-    uint32_t width, height;
-    uint32_t seed, max_depth, integrator;
-    uint64_t paths_done, scene_hash, checksum;
-} HeaderV2;
-_Static_assert(sizeof(HeaderV2) == 56, "format 2's header has no padding");
-
-/* The largest film a render can have (RS_SCENE_MAX_RESOLUTION squared, every plane), plus the header. */
+/* The largest film a render can have (RS_SCENE_MAX_RESOLUTION squared, every plane), plus the
+ * header and the settings. */
 #define RS_CHECKPOINT_MAX_BYTES                                                                             \
-    (sizeof(RsCheckpointHeader) +                                                                           \
+    (sizeof(RsCheckpointHeader) + (uint64_t)RS_CHECKPOINT_MAX_SETTINGS +                                    \
      (uint64_t)RS_SCENE_MAX_RESOLUTION * RS_SCENE_MAX_RESOLUTION * RS_FILM_PLANES_AOV * sizeof(RsFloat4))
 
 void rs_checkpoint_header_init(RsCheckpointHeader* h)
@@ -39,52 +30,53 @@ void rs_checkpoint_header_init(RsCheckpointHeader* h)
     h->film_planes = 1;
 }
 
-/* FNV-1a over the header as stored (checksum zeroed), then the film's entries. */
-static uint64_t checksum(const void* header, size_t header_bytes, size_t checksum_offset, const RsFloat4* film,
-                         size_t entries)
+/* FNV-1a over the header as stored (checksum zeroed), the settings text, then the film. */
+static uint64_t checksum(const RsCheckpointHeader* h, const char* settings, const RsFloat4* film, size_t entries)
 {
-    unsigned char copy[sizeof(RsCheckpointHeader)];
-    memcpy(copy, header, header_bytes);
-    memset(copy + checksum_offset, 0, sizeof(uint64_t));
-    uint64_t sum = rs_hash64_bytes(RS_HASH64_SEED, copy, header_bytes);
+    RsCheckpointHeader copy = *h;
+    copy.checksum = 0;
+    uint64_t sum = rs_hash64_bytes(RS_HASH64_SEED, &copy, sizeof copy);
+    sum = rs_hash64_bytes(sum, settings, (size_t)h->settings_bytes);
     return rs_hash64_bytes(sum, film, entries * sizeof *film);
 }
 
-int rs_checkpoint_save(const char* path, const RsCheckpointHeader* h, const RsFloat4* film, RsError* err)
+int rs_checkpoint_save(const char* path, const RsCheckpointHeader* h, const RsImageSettings* settings,
+                       const RsFloat4* film, RsError* err)
 {
     size_t entries = (size_t)h->width * h->height * h->film_planes;
+    size_t bytes = 0;
+    char* text = rs_image_settings_text(settings, &bytes);
+    if (!text)
+        return rs_error_set(err, "%s: out of memory writing the checkpoint", path);
+    if (bytes > RS_CHECKPOINT_MAX_SETTINGS) {
+        free(text);
+        return rs_error_set(err, "%s: the render's settings take %zu bytes, more than a checkpoint holds", path,
+                            bytes);
+    }
     RsCheckpointHeader out = *h;
-    out.checksum = checksum(&out, sizeof out, offsetof(RsCheckpointHeader, checksum), film, entries);
-    RsBytes parts[2] = {{&out, sizeof out}, {film, entries * sizeof *film}};
-    return rs_file_write_atomic(path, parts, 2, err);
-}
-
-static const char* integrator_name(uint32_t integrator)
-{
-    return integrator == RS_INTEGRATOR_PATH || integrator == RS_INTEGRATOR_WHITTED ? rs_integrator_name(integrator)
-                                                                                   : "(unknown)";
+    memcpy(out.magic, magic, sizeof magic);
+    out.version = RS_CHECKPOINT_VERSION;
+    out.settings_bytes = bytes;
+    out.checksum = checksum(&out, text, film, entries);
+    RsBytes parts[3] = {{&out, sizeof out}, {text, bytes}, {film, entries * sizeof *film}};
+    int status = rs_file_write_atomic(path, parts, 3, err);
+    free(text);
+    return status;
 }
 
 /* Does this checkpoint belong to this render? */
-static int check_match(const char* path, const RsCheckpointHeader* got, const RsCheckpointHeader* expect,
-                       RsError* err)
+static int check_match(const char* path, const RsImageSettings* got, const RsImageSettings* expect, RsError* err)
 {
-    if (got->width != expect->width || got->height != expect->height)
-        return rs_error_set(err, "%s: made for a %ux%u image, this render is %ux%u", path, got->width, got->height,
-                            expect->width, expect->height);
-    if (got->scene_hash != expect->scene_hash)
-        return rs_error_set(err, "%s: made from a different scene file (or the scene changed since)", path);
-    if (got->seed != expect->seed || got->max_depth != expect->max_depth || got->integrator != expect->integrator)
-        return rs_error_set(err,
-                            "%s: made with seed %u, max depth %u, the %s integrator; this render uses seed %u, max "
-                            "depth %u, the %s integrator",
-                            path, got->seed, got->max_depth, integrator_name(got->integrator), expect->seed,
-                            expect->max_depth, integrator_name(expect->integrator));
-    return 0;
+    RsSettingDiff d;
+    if (!rs_image_settings_diff(got, expect, RS_SETTING_IMAGE, &d))
+        return 0;
+    char text[1024];
+    rs_setting_diff_text(&d, "made with", "this render uses", text, sizeof text);
+    return rs_error_set(err, "%s: %s", path, text);
 }
 
-int rs_checkpoint_load(const char* path, const RsCheckpointHeader* expect, RsCheckpointHeader* got, RsFloat4** film,
-                       RsError* err)
+int rs_checkpoint_load(const char* path, const RsCheckpointHeader* expect, const RsImageSettings* expect_settings,
+                       RsCheckpointHeader* got, RsImageSettings* got_settings, RsFloat4** film, RsError* err)
 {
     *film = NULL;
     char why[256];
@@ -93,71 +85,84 @@ int rs_checkpoint_load(const char* path, const RsCheckpointHeader* expect, RsChe
     if (!f)
         return rs_error_set(err, "cannot read checkpoint '%s': %s", path, why);
     int status = -1;
-    size_t header_bytes = sizeof *got, checksum_offset = offsetof(RsCheckpointHeader, checksum);
-    HeaderV2 v2;
-    if (fread(&v2, sizeof v2, 1, f) != 1 || memcmp(v2.magic, magic, sizeof magic) != 0) {
+    char* text = NULL;
+    RsImageSettings settings = {0};
+    const size_t head = offsetof(RsCheckpointHeader, width); /* magic and version */
+    memset(got, 0, sizeof *got);
+    if (fread(got, head, 1, f) != 1 || memcmp(got->magic, magic, sizeof magic) != 0) {
         rs_error_set(err, "%s: not a raystream checkpoint", path);
         goto done;
     }
-    if (v2.version == 2) {
-        header_bytes = sizeof v2;
-        checksum_offset = offsetof(HeaderV2, checksum);
-        memset(got, 0, sizeof *got);
-        memcpy(got->magic, v2.magic, sizeof got->magic);
-        got->version = v2.version;
-        got->width = v2.width;
-        got->height = v2.height;
-        got->seed = v2.seed;
-        got->max_depth = v2.max_depth;
-        got->integrator = v2.integrator;
-        got->film_planes = 1;
-        got->paths_done = v2.paths_done;
-        got->scene_hash = v2.scene_hash;
-        got->checksum = v2.checksum;
-    } else if (v2.version == RS_CHECKPOINT_VERSION) {
-        memcpy(got, &v2, sizeof v2);
-        if (fread((char*)got + sizeof v2, sizeof *got - sizeof v2, 1, f) != 1) {
-            rs_error_set(err, "%s: truncated or corrupt (no whole header)", path);
-            goto done;
-        }
-    } else {
-        rs_error_set(err, "%s: a checkpoint of format %u; this raystream resumes formats 2 and %u", path, v2.version,
+    if (got->version == 2 || got->version == 3) {
+        rs_error_set(err,
+                     "%s: a checkpoint of format %u, from an earlier raystream; this version's images differ from "
+                     "that version's (the path integrator's estimator changed), so its samples must not be mixed "
+                     "in: render afresh",
+                     path, got->version);
+        goto done;
+    }
+    if (got->version != RS_CHECKPOINT_VERSION) {
+        rs_error_set(err, "%s: a checkpoint of format %u; this raystream resumes format %u", path, got->version,
                      RS_CHECKPOINT_VERSION);
+        goto done;
+    }
+    if (fread((char*)got + head, sizeof *got - head, 1, f) != 1) {
+        rs_error_set(err, "%s: truncated or corrupt (no whole header)", path);
         goto done;
     }
     /* the size first: a damaged width or height must not decide how much memory is taken */
     uint64_t pixels = (uint64_t)got->width * got->height;
-    if (got->width == 0 || got->height == 0 || (got->film_planes != 1 && got->film_planes != RS_FILM_PLANES_AOV) ||
-        size != header_bytes + pixels * got->film_planes * sizeof(RsFloat4)) {
+    if (got->width == 0 || got->height == 0 || got->width > RS_SCENE_MAX_RESOLUTION ||
+        got->height > RS_SCENE_MAX_RESOLUTION || (got->film_planes != 1 && got->film_planes != RS_FILM_PLANES_AOV) ||
+        got->settings_bytes > RS_CHECKPOINT_MAX_SETTINGS ||
+        size != sizeof *got + got->settings_bytes + pixels * got->film_planes * sizeof(RsFloat4)) {
         rs_error_set(err, "%s: truncated or corrupt (%llu bytes for a %ux%u film of %u planes)", path,
                      (unsigned long long)size, got->width, got->height, got->film_planes);
         goto done;
     }
-    if (check_match(path, got, expect, err))
+    if (got->width != expect->width || got->height != expect->height) {
+        rs_error_set(err, "%s: made for a %ux%u image, this render is %ux%u", path, got->width, got->height,
+                     expect->width, expect->height);
         goto done;
+    }
     if (got->film_planes < expect->film_planes) {
         rs_error_set(err, "%s: saved without AOVs; resume it without --aov and --denoise, or start afresh", path);
         goto done;
     }
     size_t entries = (size_t)pixels * got->film_planes;
+    text = malloc((size_t)got->settings_bytes + 1);
     *film = malloc(entries * sizeof **film);
-    if (!*film) {
+    if (!text || !*film) {
         rs_error_set(err, "%s: out of memory for %ux%u pixels", path, got->width, got->height);
         goto done;
     }
-    if (fread(*film, sizeof **film, entries, f) != entries) {
+    if (fread(text, 1, (size_t)got->settings_bytes, f) != got->settings_bytes ||
+        fread(*film, sizeof **film, entries, f) != entries) {
         rs_error_set(err, "%s: read error", path);
         goto done;
     }
-    const void* header = got->version == 2 ? (const void*)&v2 : (const void*)got;
-    if (checksum(header, header_bytes, checksum_offset, *film, entries) != got->checksum) {
+    text[got->settings_bytes] = '\0';
+    if (checksum(got, text, *film, entries) != got->checksum) {
         rs_error_set(err, "%s: checksum mismatch: the file is damaged or was modified, and cannot be resumed", path);
         goto done;
     }
+    RsError why_settings = {{0}};
+    if (rs_image_settings_parse(&settings, text, (size_t)got->settings_bytes, &why_settings)) {
+        rs_error_set(err, "%s: corrupt: %s", path, why_settings.message);
+        goto done;
+    }
+    if (check_match(path, &settings, expect_settings, err))
+        goto done;
     got->film_planes = expect->film_planes; /* the planes asked for come first */
+    if (got_settings) {
+        *got_settings = settings;
+        memset(&settings, 0, sizeof settings);
+    }
     status = 0;
 done:
     fclose(f);
+    free(text);
+    rs_image_settings_free(&settings);
     if (status) {
         free(*film);
         *film = NULL;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "app/command_args.h"
+#include "app/render/time_limit.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 
@@ -21,6 +22,8 @@ static void check_common(const RsCommonOptions* o)
     if (o->spp > (1u << 20) || o->max_depth > 1024 || o->width > 16384 || o->height > 16384 ||
         o->accel.bins > 64 || (o->accel.bins != 0 && o->accel.bins < 2))
         abort();
+    if (!(o->noise_threshold >= 0.0f && o->noise_threshold <= 1.0f) || o->min_spp > (1u << 20))
+        abort(); /* NaN fails the first test */
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
@@ -50,6 +53,8 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         if (status == 0) {
             if (!a.scene_path || a.output_count < 1 || a.output_count > RS_MAX_OUTPUTS || a.checkpoint_every < 1)
                 abort();
+            if (!(a.time_limit == 0.0 || (a.time_limit > 0.0 && a.time_limit <= RS_TIME_LIMIT_MAX)))
+                abort(); /* --time-limit: none, or a finite number of seconds > 0 */
             for (int i = 0; i < a.output_count; ++i) {
                 RsImageFormat fmt;
                 RsError err = {{0}};
