@@ -84,8 +84,29 @@ static RsFloat4* render_resumed(RsScene* scene, uint32_t first)
     return film;
 }
 
+/* The decision schedule: next_decision finds the next pass that decides_at accepts and skips
+ * none; steps grow, so that the gaps stay at most an eighth of the pass (or 4). */
+static void test_schedule(void)
+{
+    const uint32_t mins[] = {1, 2, 5, 16, 100};
+    for (int m = 0; m < 5; ++m) {
+        uint32_t min_spp = mins[m];
+        for (uint32_t p = 0; p < 5000; ++p) {
+            uint32_t next = rs_adaptive_next_decision(p, min_spp);
+            CHECK(next > p && rs_adaptive_decides_at(next, min_spp), "min %u: after %u comes %u, not a decision",
+                  min_spp, p, next);
+            for (uint32_t b = p + 1; b < next; ++b)
+                CHECK(!rs_adaptive_decides_at(b, min_spp), "min %u: %u decides but next_decision(%u) is %u",
+                      min_spp, b, p, next);
+            CHECK(next - p <= (p / 8 > 4 ? p / 8 : 4) + (p < min_spp ? min_spp : 0) + 1,
+                  "min %u: a gap of %u passes after %u", min_spp, next - p, p);
+        }
+    }
+}
+
 int main(int argc, char** argv)
 {
+    test_schedule();
     if (argc < 2) {
         fprintf(stderr, "usage: test_adaptive SCENE.json [cuda]\n");
         return 2;

@@ -8,7 +8,9 @@
  *          reads to know where a span stands, since the beauty's w counts samples taken;
  *   w < 0  the pixel has stopped.
  * A pixel is judged only at the end of a decision pass b (rs_adaptive_decides_at: b at least
- * min_spp, a multiple of RS_ADAPTIVE_STEP) and only from its own planes, which then hold
+ * min_spp and a multiple of rs_adaptive_step(b): every 4 passes up to 63, then every eighth of
+ * the largest power of two below b, so a converged pixel takes at most about 1/8 more samples
+ * than it needed and a long render is not cut into small waves) and only from its own planes, which then hold
  * exactly its samples 0 .. b-1: the bounce loop never lets a wave cross a decision pass and
  * judges the span's pixels when one ends there (wavefront.c). Nothing depends on the wave, the
  * device, the span cut, the strategy or another pixel, so adaptive images stay bit-identical
@@ -27,13 +29,23 @@
 #include "kernel/film/aov.h"
 #include "kernel/film/pixel_order.h"
 
-/* Passes between decisions: a pixel converged just after one takes at most this many more
- * samples; a wave is at most this many passes of its span. */
+/* The fewest passes between decisions. */
 #define RS_ADAPTIVE_STEP 4u
+
+/* Passes between the decisions around pass b (b >= 1): RS_ADAPTIVE_STEP, or an eighth of the
+ * largest power of two not above b when that is more. A power of two, and never smaller for a
+ * larger b, so rounding b up to a multiple of it lands on a decision (next_decision). */
+RS_FN uint32_t rs_adaptive_step(uint32_t b)
+{
+    uint32_t p = 1u;
+    while (p <= b / 2u)
+        p *= 2u;
+    return p / 8u > RS_ADAPTIVE_STEP ? p / 8u : RS_ADAPTIVE_STEP;
+}
 
 RS_FN int rs_adaptive_decides_at(uint32_t pass, uint32_t min_spp)
 {
-    return pass >= min_spp && pass >= 2u && pass % RS_ADAPTIVE_STEP == 0u;
+    return pass >= min_spp && pass >= 2u && pass % rs_adaptive_step(pass) == 0u;
 }
 
 /* The first decision pass after `pass` (pass itself excluded). */
@@ -44,7 +56,8 @@ RS_FN uint32_t rs_adaptive_next_decision(uint32_t pass, uint32_t min_spp)
         b = min_spp;
     if (b < 2u)
         b = 2u;
-    return (b + RS_ADAPTIVE_STEP - 1u) / RS_ADAPTIVE_STEP * RS_ADAPTIVE_STEP;
+    uint32_t step = rs_adaptive_step(b);
+    return (b + step - 1u) / step * step;
 }
 
 /* The estimated error of a pixel's mean (above); +infinity below two samples. */
