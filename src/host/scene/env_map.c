@@ -141,5 +141,6 @@ double rs_env_map_mean_luminance(const RsEnvMap* m)
 {
     if (m->width == 0 || m->height == 0)
         return 0.0;
-    return m->total_weight * RS_PI / (2.0 * (double)m->width * (double)m->height);
+    double step = m->height > 1 ? 1.0 / (double)(m->height - 1) : 1.0; /* the weights' unit of v */
+    return m->total_weight * RS_PI * step / (2.0 * (double)m->width);
 }

@@ -38,7 +38,8 @@ int rs_env_map_build_cdf(RsEnvMap* m, RsError* err);
 RsEnvMapView rs_env_map_view(const RsEnvMap* m);
 
 /* Mean luminance of the map over the sphere of directions (before any scale), from the CDF's
- * total: sum(weights) * (2 pi / W) * (pi / H) / (4 pi). */
+ * total: sum(weights) * (2 pi / W) * (pi / (H - 1)) / (4 pi), the weights being integrals in
+ * units of the rows' spacing 1 / (H - 1) (1 for a one-row map). */
 double rs_env_map_mean_luminance(const RsEnvMap* m);
 
 void rs_env_map_free(RsEnvMap* m);
