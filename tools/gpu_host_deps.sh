@@ -1,7 +1,7 @@
 #!/bin/bash
 # gpu_host_deps.sh [DIR] - the Debian libraries a bare GPU host lacks (cJSON, assimp, stb,
-# OpenEXR, OpenMPI, the libraries they link and pkg-config), unpacked into DIR (default .gpu-deps,
-# ignored by git).
+# libpng, libjpeg-turbo, OpenEXR, OpenMPI, the libraries they link and pkg-config), unpacked into
+# DIR (default .gpu-deps, ignored by git).
 #
 # Run it here, on a Debian machine with the package archive; carry DIR with the checkout; on the
 # GPU host `. DIR/env.sh` before `meson setup` (tools/gpu_check.sh and the other gpu_*.sh scripts
@@ -10,6 +10,7 @@
 set -eu
 out=${1:-.gpu-deps}
 packages="libcjson1 libcjson-dev libassimp5 libassimp-dev libdraco7 libminizip1 libstb0 libstb-dev
+          libpng16-16 libpng-dev libjpeg62-turbo libjpeg62-turbo-dev
           pkgconf pkgconf-bin libpkgconf3 zlib1g-dev libopenexr-dev libopenexr-3-1-30 libimath-dev libimath-3-1-29
           openmpi-bin openmpi-common libopenmpi3 libopenmpi-dev libpmix2 libhwloc15 libevent-core-2.1-7
           libevent-pthreads-2.1-7 libfabric1 libucx0 libibverbs1 librdmacm1 libnl-3-200 libnl-route-3-200

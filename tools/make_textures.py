@@ -43,7 +43,7 @@ def write_png(path, width, height, pixels, channels=4):
 
 
 def write_hdr(path, width, height, rgb):
-    """Radiance RGBE, flat scanlines (which stb_image and Mitsuba read), rows from the top."""
+    """Radiance RGBE, flat scanlines (which raystream and Mitsuba read), rows from the top."""
     out = bytearray(b"#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y %d +X %d\n" % (height, width))
     for r, g, b in rgb:
         m = max(r, g, b)
@@ -59,7 +59,7 @@ def write_hdr(path, width, height, rgb):
 
 def sky_texel(x, y, width, height):
     """The equirectangular sky of sky.hdr at texel (x, y): direction as src/kernel/light/env_map.h."""
-    u, v = (x + 0.5) / width, (y + 0.5) / height
+    u, v = (x + 0.5) / width, y / (height - 1)  # rows from the zenith to the nadir, as Mitsuba 3
     phi, theta = 2.0 * math.pi * u, math.pi * v
     d = (math.sin(theta) * math.sin(phi), math.cos(theta), -math.sin(theta) * math.cos(phi))
     sun_elevation, sun_azimuth = math.radians(35.0), 2.0 * math.pi * 0.3

@@ -3,10 +3,12 @@
 #   1. every test suite again in a build with AddressSanitizer + UndefinedBehaviorSanitizer
 #      (leaks included, third-party leaks suppressed by tests/lsan.supp);
 #   2. the fuzzers (libFuzzer, clang) for FUZZ_SECONDS in all (default 60): the scene loader,
-#      the checkpoint reader and the command line, each from tests/fuzz/NAME/corpus and
-#      .../regressions; a crash, leak, timeout or UB report fails, and the input is printed so
-#      it can go into tests/fuzz/NAME/regressions/;
-#   3. valgrind memcheck over a small render of a scene with a mesh.
+#      the checkpoint reader, the command line and the PNG, JPEG, Radiance and OpenEXR
+#      decoders, each from tests/fuzz/NAME/corpus and .../regressions; a crash, leak, timeout or
+#      UB report fails, and the input is printed so it can go into tests/fuzz/NAME/regressions/;
+#   3. valgrind memcheck over a small render of a scene with a mesh, and over the image decoders
+#      replaying their corpora (the libraries they call are not instrumented for ASan, and a
+#      pixel left uninitialised shows only here: the harness branches on every pixel).
 # Prints "N passed, N failed" last (the suite's tests count one each, each fuzzer and valgrind
 # one each) and exits non-zero on any failure. Needs clang, libclang-rt-14-dev and valgrind
 # (tools/setup.sh installs them).
@@ -46,16 +48,18 @@ else
     step 1 "ASan configure"
 fi
 
-# 2. fuzzing: the scene loader (two thirds of the time), the checkpoint reader and the command
-# line (a sixth each), each from its corpus and past findings
+# 2. fuzzing: the scene loader (half the time), the checkpoint reader, the command line and the
+# four image decoders (a twelfth each), each from its corpus and past findings
 total=${FUZZ_SECONDS:-60}
-echo "== fuzzing for $total s: scene loader, checkpoint reader, command line"
+harnesses="scene checkpoint cli png jpeg hdr exr"
+echo "== fuzzing for $total s: scene loader, checkpoint reader, command line, image decoders"
 if [ -f build-fuzz/build.ninja ] || CC=clang CXX=clang++ meson setup build-fuzz -Dcuda=disabled -Dviewer=disabled \
         -Dfuzzing=true -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debugoptimized \
         -Dc_args=-fsanitize=fuzzer-no-link > /dev/null; then
-    if ninja -C build-fuzz tests/fuzz_scene tests/fuzz_checkpoint tests/fuzz_cli > build-fuzz.log 2>&1; then
-        for harness in scene checkpoint cli; do
-            [ "$harness" = scene ] && seconds=$((total * 2 / 3)) || seconds=$((total / 6))
+    # shellcheck disable=SC2046 # one target per harness
+    if ninja -C build-fuzz $(for h in $harnesses; do echo tests/fuzz_$h; done) > build-fuzz.log 2>&1; then
+        for harness in $harnesses; do
+            [ "$harness" = scene ] && seconds=$((total / 2)) || seconds=$((total / 12))
             [ $seconds -ge 1 ] || seconds=1
             work=$(mktemp -d)
             cp tests/fuzz/$harness/corpus/* "$work/" 2>/dev/null
@@ -94,6 +98,17 @@ if [ -x build/raystream ]; then
 else
     step 1 "valgrind: build/raystream missing (run tools/run.sh test first)"
 fi
+for harness in png jpeg hdr exr; do
+    if [ -x build/tests/fuzz_replay_$harness ]; then
+        valgrind --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite \
+            build/tests/fuzz_replay_$harness tests/fuzz/$harness/corpus > valgrind-$harness.log 2>&1
+        status=$?
+        grep -E "ERROR SUMMARY|replayed" valgrind-$harness.log
+        step $status "valgrind over the $harness decoder's corpus"
+    else
+        step 1 "valgrind: build/tests/fuzz_replay_$harness missing"
+    fi
+done
 
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]

@@ -14,6 +14,10 @@
 # tests/data/reference/env_map.json lights rough gold, diffuse and plastic spheres by
 # scenes/textures/sky.hdr alone, turned by 130 degrees: a small bright sun that only importance
 # sampling of the map finds, MIS with the BSDF's samples, and the map's orientation.
+# tests/data/reference/env_rows.json lights a diffuse sphere and floor by a coarse 16x9 map
+# (textures/env_rows.hdr): a bright ring on row 2 (45 degrees from the zenith) and a warm patch
+# on the horizon row towards +x. Mitsuba's twin is its own envmap of the same file, so a row
+# mapping half a texel off Mitsuba's (rows at (y + 0.5) / H, not y / (H - 1)) fails by 10%.
 raystream=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 root=$2 build=$(cd "$3" && pwd)
 py="$root/.venv-reference/bin/python"
@@ -26,4 +30,4 @@ cd "$root" || exit 1
 exec "$py" tools/compare_reference.py --check --raystream "$raystream" --cache "$build/reference-cache" \
     --backend cpu --width 128 --height 128 --spp 512 --depths 2,8 \
     scenes/cornell.json scenes/diffuse.json scenes/mirrors.json scenes/reflect-23k.json \
-    tests/data/reference/rough_materials.json tests/data/reference/env_map.json
+    tests/data/reference/rough_materials.json tests/data/reference/env_map.json tests/data/reference/env_rows.json

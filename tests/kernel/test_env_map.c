@@ -18,6 +18,12 @@
  * 6. Irradiance of the sky on an upward surface: importance sampling (256k samples) agrees with
  *    a 2048x1024 quadrature of the lookup within 4 standard errors, and NEE through
  *    rs_light_sample reports the density rs_light_pdf_env gives (MIS needs both to agree).
+ * 7. Row mapping (Mitsuba 3's: row y of H at v = y / (H - 1), the first row the zenith, the last
+ *    the nadir): a 16x9 map dark but for row 2 shines exactly that row's value 45 degrees from
+ *    the zenith, half of it half-way to rows 1 and 3 and nothing at rows 1 and 3; every sampled
+ *    direction lies in the cells of rows 1 to 3, and the irradiance it gives an upward surface matches
+ *    the closed form of that ring of light (its hat profile in theta integrated by quadrature
+ *    that does not use the map's code). Rows 0 and 8 alone light straight up and straight down.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -71,28 +77,32 @@ static void check_mapping(const RsEnvMap* m)
     CHECK(worst < 1e-5, "uv -> direction -> uv is off by %.3g", worst);
     for (uint32_t y = 0; y < m->height; y += 7)
         for (uint32_t x = 0; x < m->width; x += 5) {
-            RsVec3 c = rs_env_map_lookup(&v, (x + 0.5f) / m->width, (y + 0.5f) / m->height);
+            RsVec3 c = rs_env_map_lookup(&v, (x + 0.5f) / m->width, (float)y / (m->height - 1));
             RsFloat4 t = m->texels[y * m->width + x];
             CHECK(fabsf(c.x - t.x) <= 1e-5f * (1.0f + t.x) && fabsf(c.z - t.z) <= 1e-5f * (1.0f + t.z),
                   "lookup at the centre of texel (%u, %u) is not the texel", x, y);
         }
 }
 
-/* Cell probabilities by brute force: 16x16 midpoint quadrature of the lookup's luminance. */
+/* Cell probabilities by brute force: 16x16 midpoint quadrature of the lookup's luminance over
+ * each cell's (u, v) rectangle, times its area and sin(theta) at its centre. */
 static double* brute_force_cells(const RsEnvMapView* v)
 {
     double* p = calloc((size_t)v->width * v->height, sizeof *p);
     double total = 0.0;
-    for (uint32_t y = 0; y < v->height; ++y)
+    for (uint32_t y = 0; y < v->height; ++y) {
+        float lo, hi;
+        rs_env_cdf_row_span(v, y, &lo, &hi);
         for (uint32_t x = 0; x < v->width; ++x) {
             double sum = 0.0;
             for (int j = 0; j < 16; ++j)
                 for (int i = 0; i < 16; ++i)
                     sum += rs_luminance(rs_env_map_lookup(v, (x + (i + 0.5f) / 16) / v->width,
-                                                          (y + (j + 0.5f) / 16) / v->height));
-            p[y * v->width + x] = sum * sin(RS_PI * (y + 0.5) / v->height);
+                                                          lo + (hi - lo) * (j + 0.5f) / 16));
+            p[y * v->width + x] = sum * (hi - lo) * sin(RS_PI * 0.5 * (lo + hi));
             total += p[y * v->width + x];
         }
+    }
     for (size_t i = 0; i < (size_t)v->width * v->height; ++i)
         p[i] /= total;
     return p;
@@ -102,14 +112,18 @@ static void check_sampling(const RsEnvMap* m, const char* name)
 {
     RsEnvMapView v = rs_env_map_view(m);
     uint32_t cells = v.width * v.height;
-    /* the density integrates to 1: sum of pdf * dOmega on a 4x finer (u, v) grid */
+    /* the density integrates to 1: sum of pdf * dOmega on a 4x finer grid of each cell */
     double integral = 0.0;
-    for (uint32_t y = 0; y < 4 * v.height; ++y)
-        for (uint32_t x = 0; x < 4 * v.width; ++x) {
-            float s;
-            RsVec3 d = rs_env_map_direction((x + 0.5f) / (4 * v.width), (y + 0.5f) / (4 * v.height), &s);
-            integral += rs_env_map_pdf(&v, d) * s * (2.0 * RS_PI / (4 * v.width)) * (RS_PI / (4 * v.height));
-        }
+    for (uint32_t y = 0; y < v.height; ++y) {
+        float lo, hi;
+        rs_env_cdf_row_span(&v, y, &lo, &hi);
+        for (uint32_t j = 0; j < 4; ++j)
+            for (uint32_t x = 0; x < 4 * v.width; ++x) {
+                float s;
+                RsVec3 d = rs_env_map_direction((x + 0.5f) / (4 * v.width), lo + (hi - lo) * (j + 0.5f) / 4, &s);
+                integral += rs_env_map_pdf(&v, d) * s * (2.0 * RS_PI / (4 * v.width)) * (RS_PI * (hi - lo) / 4);
+            }
+    }
     CHECK(fabs(integral - 1.0) < 2e-3, "%s: the density integrates to %.5f over the sphere", name, integral);
 
     double* expected = brute_force_cells(&v);
@@ -133,7 +147,7 @@ static void check_sampling(const RsEnvMap* m, const char* name)
         pdf_mismatch += fabsf(rs_env_map_pdf(&v, d) - pdf) > 1e-3f * pdf;
         float u, w;
         rs_env_map_uv(d, &u, &w);
-        uint32_t x = (uint32_t)rs_minf(u * v.width, v.width - 1), y = (uint32_t)rs_minf(w * v.height, v.height - 1);
+        uint32_t x = (uint32_t)rs_minf(u * v.width, v.width - 1), y = rs_env_cdf_row_of(&v, w);
         observed[y * v.width + x] += 1.0;
     }
     /* a sample on a cell's edge can map back into its neighbour: allow a few */
@@ -252,6 +266,79 @@ static void check_irradiance_and_rotation(const RsEnvMap* m)
     rs_scene_free(&s90);
 }
 
+/* A 16x9 map dark but for row `row`, at 1. */
+static void one_row_map(RsEnvMap* m, uint32_t row)
+{
+    enum { W = 16, H = 9 };
+    float rgb[W * H * 3] = {0};
+    for (uint32_t i = row * W * 3; i < (row + 1) * W * 3; ++i)
+        rgb[i] = 1.0f;
+    memset(m, 0, sizeof *m);
+    RsError err = {0};
+    CHECK(rs_env_map_from_rgb(m, rgb, W, H, &err) == 0 && rs_env_map_build_cdf(m, &err) == 0, "%s", err.message);
+}
+
+static float radiance_at_theta(const RsEnvMapView* v, double theta_degrees, float u)
+{
+    float s;
+    RsVec3 d = rs_env_map_direction(u, (float)(theta_degrees / 180.0), &s);
+    float uu, vv;
+    rs_env_map_uv(d, &uu, &vv);
+    return rs_env_map_lookup(v, uu, vv).x;
+}
+
+static void check_row_mapping(void)
+{
+    RsEnvMap m;
+    one_row_map(&m, 2); /* v = 2 / 8: 45 degrees from the zenith */
+    RsEnvMapView v = rs_env_map_view(&m);
+    for (int i = 0; i < 8; ++i) {
+        float u = (i + 0.3f) / 8;
+        CHECK_NEAR(radiance_at_theta(&v, 45.0, u), 1.0, 1e-4);
+        CHECK_NEAR(radiance_at_theta(&v, 45.0 - 11.25, u), 0.5, 1e-4);
+        CHECK_NEAR(radiance_at_theta(&v, 45.0 + 11.25, u), 0.5, 1e-4);
+        CHECK_NEAR(radiance_at_theta(&v, 22.5, u), 0.0, 1e-4);
+        CHECK_NEAR(radiance_at_theta(&v, 67.5, u), 0.0, 1e-4);
+    }
+    /* importance sampling: only the ring's band, and its irradiance on an upward surface */
+    enum { N = 200000 };
+    uint64_t seed = 5;
+    double sum = 0.0, sum2 = 0.0;
+    int outside = 0;
+    for (int i = 0; i < N; ++i) {
+        float pdf;
+        RsVec3 d = rs_env_map_sample(&v, (float)frand(&seed), (float)frand(&seed), &pdf);
+        double theta = acos(d.y) * 180.0 / RS_PI;
+        outside += theta < 11.25 - 1e-3 || theta > 78.75 + 1e-3; /* the cells of rows 1 to 3 */
+        double f = pdf > 0.0f ? rs_env_map_lookup(&v, 0.5f, (float)(theta / 180.0)).x * d.y / pdf : 0.0;
+        sum += f;
+        sum2 += f * f;
+    }
+    double exact = 0.0; /* 2 pi * integral of hat(theta) cos sin over [22.5, 67.5] degrees */
+    for (int i = 0; i < 100000; ++i) {
+        double t = (22.5 + 45.0 * (i + 0.5) / 100000) * RS_PI / 180.0, c = RS_PI / 4;
+        exact += (1.0 - fabs(t - c) / (RS_PI / 8)) * cos(t) * sin(t) * (RS_PI / 4 / 100000);
+    }
+    exact *= 2.0 * RS_PI;
+    double mean = sum / N, se = sqrt(fmax(0.0, sum2 / N - mean * mean) / N);
+    CHECK(outside == 0, "%d samples of a ring at 45 degrees fell outside the cells of rows 1 to 3", outside);
+    CHECK(fabs(mean - exact) <= 4.0 * se + 1e-4 * exact, "ring irradiance %.5f +- %.5f, closed form %.5f", mean, se,
+          exact);
+    rs_env_map_free(&m);
+    one_row_map(&m, 0);
+    v = rs_env_map_view(&m);
+    CHECK_NEAR(radiance_at_theta(&v, 0.0, 0.3f), 1.0, 1e-5);
+    CHECK_NEAR(radiance_at_theta(&v, 180.0, 0.3f), 0.0, 1e-5);
+    rs_env_map_free(&m);
+    one_row_map(&m, 8);
+    v = rs_env_map_view(&m);
+    CHECK_NEAR(radiance_at_theta(&v, 180.0, 0.3f), 1.0, 1e-5);
+    CHECK_NEAR(radiance_at_theta(&v, 0.0, 0.3f), 0.0, 1e-5);
+    check_sampling(&m, "nadir row");
+    rs_env_map_free(&m);
+    printf("test_env_map: ring at 45 degrees: irradiance %.5f +- %.5f, closed form %.5f\n", mean, se, exact);
+}
+
 int main(int argc, char** argv)
 {
     if (argc != 2) {
@@ -270,6 +357,7 @@ int main(int argc, char** argv)
         check_irradiance_and_rotation(&sky);
     }
     check_single_texel();
+    check_row_mapping();
     rs_env_map_free(&sky);
     return rs_test_finish("test_env_map");
 }

@@ -8,7 +8,7 @@
  * 3. Mip chains: level sizes of a 3x5 image, level 1 of a 4x4 sRGB image is the 2x2 box
  *    average in linear light (re-encoded: within one 8-bit step), trilinear blends levels.
  * 4. Level of detail: a footprint of 2 texels is level 1, of 1 texel or less level 0.
- * 5. A PNG through stb_image: quadrants.png (tools/make_textures.py) has red at the top left.
+ * 5. A PNG through libpng (host/io/image_decode.h): quadrants.png (tools/make_textures.py) has red at the top left.
  */
 #include <string.h>
 

@@ -25,10 +25,11 @@ as raystream, so that the two images may differ only by noise:
 - the sky gradient has no Mitsuba twin, so it is baked into an equirectangular map whose rows
   follow the elevation finely (the gradient does not depend on azimuth); that bake is the one
   approximation here, and it is far below the noise of the comparisons;
-- an environment map: Mitsuba's envmap uses the same direction mapping and the same texel
-  centres across a row, but puts row i at v = i / (rows - 1) rather than (i + 0.5) / rows, so
-  the twin's bitmap is raystream's bilinear image resampled at MAP_ROW_FACTOR times the rows
-  (every column kept); its rotation becomes a to_world rotation about +y;
+- an environment map: raystream's mapping is Mitsuba's envmap's (the same direction mapping,
+  texel centres across a row at u = (x + 0.5) / W, row y at v = y / (H - 1)), so the twin is
+  Mitsuba's envmap of the same image, unchanged but for the scale; its rotation becomes a
+  to_world rotation about +y. The reference test thereby checks raystream's orientation and
+  row mapping against Mitsuba's own;
 - near/far clip planes are opened wide: raystream clips nothing;
 - point lights are Mitsuba's point emitters with the same intensity; spot lights have no twin
   (Mitsuba's falloff between beam_width and cutoff_angle is not pbrt-v4's smoothstep).
@@ -50,7 +51,6 @@ class ReferenceUnsupported(Exception):
 SKY_DEFAULTS = {"zenith": [0.25, 0.45, 1.0], "horizon": [1.0, 1.0, 1.0], "ground": [0.3, 0.28, 0.25]}
 SKY_ROWS = 4096  # elevation samples of the baked sky; ~0.044 degrees per row
 SKY_COLUMNS = 8  # the sky is constant in azimuth
-MAP_ROW_FACTOR = 64  # rows of an environment map's twin per row of the image
 
 
 def sky_radiance(y, zenith, horizon, ground):
@@ -232,20 +232,6 @@ def shape_twins(scene, scene_dir, twins, work_dir):
     return shapes
 
 
-def resampled_map(texels):
-    """raystream's bilinear image (src/kernel/light/env_map.h: row y centred on v = (y + 0.5) / H,
-    clamped at the poles) at v = i / (R - 1) for R = MAP_ROW_FACTOR * H rows, where Mitsuba
-    puts its rows."""
-    h = texels.shape[0]
-    rows = MAP_ROW_FACTOR * h
-    y = np.arange(rows) / (rows - 1) * h - 0.5
-    y0 = np.floor(y)
-    a = (y - y0)[:, None, None]
-    lo = np.clip(y0.astype(int), 0, h - 1)
-    hi = np.clip(y0.astype(int) + 1, 0, h - 1)
-    return ((1.0 - a) * texels[lo] + a * texels[hi]).astype(np.float32)
-
-
 def environment_twin(env, scene_dir):
     if not env:
         return None
@@ -256,7 +242,7 @@ def environment_twin(env, scene_dir):
         scale = env.get("scale", 1.0)
         scale = np.array(scale if isinstance(scale, list) else [scale] * 3, dtype=np.float32)
         to_world = mi.ScalarTransform4f().rotate(axis=[0, 1, 0], angle=float(env.get("rotation", 0.0)))
-        return {"type": "envmap", "bitmap": mi.Bitmap(resampled_map(texels) * scale), "to_world": to_world}
+        return {"type": "envmap", "bitmap": mi.Bitmap(texels * scale), "to_world": to_world}
     if env["type"] == "constant":
         colour = env["color"]
         return {"type": "constant", "radiance": rgb(colour)} if any(c > 0 for c in colour) else None

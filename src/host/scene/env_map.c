@@ -6,8 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <stb_image.h>
-
+#include "host/io/image_decode.h"
 #include "host/io/safe_file.h"
 #include "host/scene/texture.h"
 #include "host/util/array.h"
@@ -58,40 +57,32 @@ int rs_env_map_load(RsEnvMap* m, const char* path, const char* where, RsError* e
     char why[256];
     size_t size = 0;
     unsigned char* bytes = (unsigned char*)rs_file_read_all(path, RS_ENV_MAP_MAX_FILE_BYTES, &size, why, sizeof why);
-    int w = 0, h = 0, channels = 0;
     if (!bytes)
         return rs_error_set(err, "%s: environment map '%s': cannot read: %s", where, path, why);
-    int status = -1;
-    if (size > 0x7fffffff || !stbi_info_from_memory(bytes, (int)size, &w, &h, &channels)) {
-        rs_error_set(err, "%s: environment map '%s': not an image raystream can read (Radiance HDR, PNG, JPEG, TGA, "
-                     "BMP, ...): %s", where, path, size > 0x7fffffff ? "too large" : stbi_failure_reason());
-    } else if (w <= 0 || h <= 0) {
-        rs_error_set(err, "%s: environment map '%s': the image has no pixels (%dx%d)", where, path, w, h);
-    } else if (w > RS_ENV_MAP_MAX_WIDTH || h > RS_ENV_MAP_MAX_HEIGHT) {
-        rs_error_set(err, "%s: environment map '%s': the image is %dx%d, more than %dx%d", where, path, w, h,
-                     RS_ENV_MAP_MAX_WIDTH, RS_ENV_MAP_MAX_HEIGHT);
-    } else if (stbi_is_hdr_from_memory(bytes, (int)size)) {
-        float* pixels = stbi_loadf_from_memory(bytes, (int)size, &w, &h, &channels, 3);
-        if (!pixels)
-            rs_error_set(err, "%s: environment map '%s': the image is corrupt: %s", where, path, stbi_failure_reason());
-        else
-            status = rs_env_map_from_rgb(m, pixels, (uint32_t)w, (uint32_t)h, err);
-        stbi_image_free(pixels);
-    } else {
-        unsigned char* pixels = stbi_load_from_memory(bytes, (int)size, &w, &h, &channels, 3);
-        if (!pixels) {
-            rs_error_set(err, "%s: environment map '%s': the image is corrupt: %s", where, path, stbi_failure_reason());
-        } else if (allocate(m, (uint32_t)w, (uint32_t)h, err) == 0) {
-            float table[256];
-            for (int i = 0; i < 256; ++i)
-                table[i] = rs_srgb_decode((float)i / 255.0f);
-            for (size_t i = 0; i < (size_t)w * (size_t)h; ++i)
-                m->texels[i] = rs_float4(table[pixels[3 * i]], table[pixels[3 * i + 1]], table[pixels[3 * i + 2]], 0.0f);
-            status = 0;
-        }
-        stbi_image_free(pixels);
-    }
+    const RsImageLimits limits = {RS_ENV_MAP_MAX_WIDTH, RS_ENV_MAP_MAX_HEIGHT, RS_ENV_MAP_MAX_BYTES};
+    RsImage image;
+    RsError problem = {{0}};
+    int status = rs_image_decode(bytes, size, &limits, &image, &problem);
     free(bytes);
+    if (status)
+        return rs_error_set(err, "%s: environment map '%s': %s", where, path, problem.message);
+    rs_env_map_free(m);
+    if (image.rgbaf) { /* linear already: the map takes the decoder's pixels */
+        m->texels = image.rgbaf;
+        m->width = image.width;
+        m->height = image.height;
+        image.rgbaf = NULL;
+    } else if (allocate(m, image.width, image.height, err) == 0) { /* 8-bit: sRGB-encoded colour */
+        float table[256];
+        for (int i = 0; i < 256; ++i)
+            table[i] = rs_srgb_decode((float)i / 255.0f);
+        const uint8_t* p = image.rgba8;
+        for (size_t i = 0; i < (size_t)image.width * image.height; ++i)
+            m->texels[i] = rs_float4(table[p[4 * i]], table[p[4 * i + 1]], table[p[4 * i + 2]], 1.0f);
+    } else {
+        status = -1;
+    }
+    rs_image_free(&image);
     if (status)
         return -1;
     long bad = bad_texel(m);
@@ -150,5 +141,6 @@ double rs_env_map_mean_luminance(const RsEnvMap* m)
 {
     if (m->width == 0 || m->height == 0)
         return 0.0;
-    return m->total_weight * RS_PI / (2.0 * (double)m->width * (double)m->height);
+    double step = m->height > 1 ? 1.0 / (double)(m->height - 1) : 1.0; /* the weights' unit of v */
+    return m->total_weight * RS_PI * step / (2.0 * (double)m->width);
 }

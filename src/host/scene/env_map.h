@@ -1,10 +1,12 @@
 /* env_map.h - environment maps on the host: loading the equirectangular image and building
  * its sampling CDF (the CPU's run of the steps in src/kernel/light/env_map.h). Host C11.
  *
- * stb_image reads the file: Radiance .hdr as linear floats, 8-bit images (PNG, JPEG, ...) as
- * sRGB-encoded colour. Errors name the caller's `where` (scene file and key) and the file: a
- * missing or unreadable file, an image stb_image cannot decode, an empty image, one larger than
- * RS_ENV_MAP_MAX_WIDTH x RS_ENV_MAP_MAX_HEIGHT, and texels that are negative or not finite.
+ * host/io/image_decode.h reads the file: Radiance .hdr and OpenEXR as linear floats, PNG and
+ * JPEG as sRGB-encoded colour. Errors name the caller's `where` (scene file and key) and the
+ * file: a missing or unreadable file, a truncated or corrupt image, a format raystream does not
+ * read, an empty image, one larger than RS_ENV_MAP_MAX_WIDTH x RS_ENV_MAP_MAX_HEIGHT or
+ * RS_ENV_MAP_MAX_BYTES decoded (checked from the header, before decoding), and texels that are
+ * negative or not finite.
  */
 #ifndef RS_HOST_ENV_MAP_H
 #define RS_HOST_ENV_MAP_H
@@ -13,7 +15,8 @@
 #include "kernel/light/env_map.h"
 
 #define RS_ENV_MAP_MAX_WIDTH 16384
-#define RS_ENV_MAP_MAX_HEIGHT 8192 /* 2 GiB of float texels at most */
+#define RS_ENV_MAP_MAX_HEIGHT 8192
+#define RS_ENV_MAP_MAX_BYTES (2ull << 30) /* decoded: 16384 x 8192 float RGBA texels */
 
 typedef struct RsEnvMap {
     uint32_t width, height; /* 0 x 0: none */
@@ -35,7 +38,8 @@ int rs_env_map_build_cdf(RsEnvMap* m, RsError* err);
 RsEnvMapView rs_env_map_view(const RsEnvMap* m);
 
 /* Mean luminance of the map over the sphere of directions (before any scale), from the CDF's
- * total: sum(weights) * (2 pi / W) * (pi / H) / (4 pi). */
+ * total: sum(weights) * (2 pi / W) * (pi / (H - 1)) / (4 pi), the weights being integrals in
+ * units of the rows' spacing 1 / (H - 1) (1 for a one-row map). */
 double rs_env_map_mean_luminance(const RsEnvMap* m);
 
 void rs_env_map_free(RsEnvMap* m);

@@ -7,8 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <stb_image.h>
-
+#include "host/io/image_decode.h"
 #include "host/io/safe_file.h"
 
 float rs_srgb_decode(float c)
@@ -139,18 +138,6 @@ int32_t rs_texture_add_rgba8(RsTextureSet* set, const char* name, const uint8_t*
     return key ? add_pixels(set, key, rgba, width, height, flags, err) : -1;
 }
 
-/* A PNG's size from its header, which stb_image will not report for images it refuses to
- * decode (empty or over 1 GiB); 0 if the bytes are not a PNG. */
-static int png_size(const unsigned char* bytes, size_t size, uint32_t* w, uint32_t* h)
-{
-    static const unsigned char signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-    if (size < 24 || memcmp(bytes, signature, 8) != 0 || memcmp(bytes + 12, "IHDR", 4) != 0)
-        return 0;
-    *w = (uint32_t)bytes[16] << 24 | (uint32_t)bytes[17] << 16 | (uint32_t)bytes[18] << 8 | bytes[19];
-    *h = (uint32_t)bytes[20] << 24 | (uint32_t)bytes[21] << 16 | (uint32_t)bytes[22] << 8 | bytes[23];
-    return 1;
-}
-
 int32_t rs_texture_load(RsTextureSet* set, const char* path, uint32_t flags, const char* where, RsError* err)
 {
     char* key = make_key(path, flags, err);
@@ -164,42 +151,32 @@ int32_t rs_texture_load(RsTextureSet* set, const char* path, uint32_t flags, con
     char why[256];
     size_t size = 0;
     unsigned char* bytes = (unsigned char*)rs_file_read_all(path, RS_TEXTURE_MAX_FILE_BYTES, &size, why, sizeof why);
-    int status = -1;
-    int w = 0, h = 0, channels = 0;
-    uint32_t png_w = 0, png_h = 0;
-    unsigned char* pixels = NULL;
     if (!bytes) {
-        rs_error_set(err, "%s: texture '%s': cannot read: %s", where, path, why);
-    } else if (png_size(bytes, size, &png_w, &png_h) && (png_w == 0 || png_h == 0)) {
-        rs_error_set(err, "%s: texture '%s': the image has no pixels (%ux%u)", where, path, png_w, png_h);
-    } else if (png_w > RS_TEXTURE_MAX_SIZE || png_h > RS_TEXTURE_MAX_SIZE) {
-        rs_error_set(err, "%s: texture '%s': the image is %ux%u, more than %d texels on a side", where, path, png_w,
-                     png_h, RS_TEXTURE_MAX_SIZE);
-    } else if (size > 0x7fffffff || !stbi_info_from_memory(bytes, (int)size, &w, &h, &channels)) {
-        rs_error_set(err, "%s: texture '%s': not an image raystream can read (PNG, JPEG, TGA, BMP, GIF, PSD, PIC, "
-                     "PNM): %s", where, path, size > 0x7fffffff ? "too large" : stbi_failure_reason());
-    } else if (w <= 0 || h <= 0) {
-        rs_error_set(err, "%s: texture '%s': the image has no pixels (%dx%d)", where, path, w, h);
-    } else if (w > RS_TEXTURE_MAX_SIZE || h > RS_TEXTURE_MAX_SIZE) {
-        rs_error_set(err, "%s: texture '%s': the image is %dx%d, more than %d texels on a side", where, path, w, h,
-                     RS_TEXTURE_MAX_SIZE);
-    } else if (stbi_is_hdr_from_memory(bytes, (int)size)) {
-        rs_error_set(err, "%s: texture '%s': an HDR image; colour textures must be 8-bit images", where, path);
-    } else if (!(pixels = stbi_load_from_memory(bytes, (int)size, &w, &h, &channels, 4))) {
-        rs_error_set(err, "%s: texture '%s': the image is corrupt: %s", where, path, stbi_failure_reason());
-    } else {
-        status = 0;
+        free(key);
+        return rs_error_set(err, "%s: texture '%s': cannot read: %s", where, path, why);
     }
+    RsImageSource format = rs_image_sniff(bytes, size);
+    if (format == RS_IMAGE_SOURCE_HDR || format == RS_IMAGE_SOURCE_EXR) {
+        free(bytes);
+        free(key);
+        return rs_error_set(err, "%s: texture '%s': a high-dynamic-range %s image; textures are 8-bit PNG or JPEG "
+                            "images (HDR and EXR files are read as environment maps)", where, path,
+                            rs_image_source_name(format));
+    }
+    const RsImageLimits limits = {RS_TEXTURE_MAX_SIZE, RS_TEXTURE_MAX_SIZE, RS_TEXTURE_MAX_BYTES};
+    RsImage image;
+    RsError problem = {{0}};
+    int status = rs_image_decode(bytes, size, &limits, &image, &problem);
     free(bytes);
     if (status) {
         free(key);
-        return -1;
+        return rs_error_set(err, "%s: texture '%s': %s", where, path, problem.message);
     }
-    if ((flags & RS_TEXTURE_LOAD_MASK) && (channels == 1 || channels == 3))
-        for (size_t i = 0; i < (size_t)w * (size_t)h; ++i)
-            pixels[4 * i + 3] = pixels[4 * i];
-    int32_t index = add_pixels(set, key, pixels, (uint32_t)w, (uint32_t)h, flags & ~RS_TEXTURE_LOAD_MASK, err);
-    stbi_image_free(pixels);
+    if ((flags & RS_TEXTURE_LOAD_MASK) && (image.channels == 1 || image.channels == 3))
+        for (size_t i = 0; i < (size_t)image.width * image.height; ++i)
+            image.rgba8[4 * i + 3] = image.rgba8[4 * i];
+    int32_t index = add_pixels(set, key, image.rgba8, image.width, image.height, flags & ~RS_TEXTURE_LOAD_MASK, err);
+    rs_image_free(&image);
     if (index < 0 && err->message[0] == '\0')
         rs_error_set(err, "%s: texture '%s': out of memory", where, path);
     return index;

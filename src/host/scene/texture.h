@@ -1,13 +1,15 @@
 /* texture.h - loading image textures and building their mip chains, into the arrays that
  * src/kernel/texture/texture.h reads. Host C11.
  *
- * stb_image reads the file (PNG, JPEG, TGA, BMP, GIF, PSD, PIC, PNM); every image becomes RGBA8
+ * host/io/image_decode.h reads the file (PNG or JPEG, recognised by content; other formats are
+ * refused by name, high-dynamic-range ones before they are decoded); every image becomes RGBA8
  * with a full mip chain, each level the 2x2 box average of the one before (in linear light for
  * colour textures, which stay sRGB-encoded in memory). A file used by several materials with
  * the same flags is loaded once. Errors name the texture file and the caller's `where` (the
- * scene file and material): a missing or unreadable file, an image stb_image cannot decode, an
- * empty image, one larger than RS_TEXTURE_MAX_SIZE on a side, and HDR images, which raystream
- * does not read as colour textures.
+ * scene file and material): a missing or unreadable file, a truncated or corrupt image, an
+ * empty image, one larger than RS_TEXTURE_MAX_SIZE on a side or RS_TEXTURE_MAX_BYTES decoded
+ * (checked from the header, before decoding), and HDR and EXR images, which raystream does not
+ * read as textures.
  */
 #ifndef RS_HOST_TEXTURE_H
 #define RS_HOST_TEXTURE_H
@@ -21,7 +23,8 @@
  * it has one and its first channel otherwise (MTL map_d files are often greyscale). */
 #define RS_TEXTURE_LOAD_MASK 0x80u
 
-#define RS_TEXTURE_MAX_SIZE 16384 /* texels on a side: 1 GiB of RGBA8 at most, before mips */
+#define RS_TEXTURE_MAX_SIZE 16384               /* texels on a side */
+#define RS_TEXTURE_MAX_BYTES (1ull << 30)       /* decoded RGBA8, before mips: 16384 x 16384 */
 #define RS_TEXTURE_MAX_FILE_BYTES (1ull << 30)
 
 typedef struct RsTextureSet {

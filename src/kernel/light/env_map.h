@@ -10,18 +10,24 @@
  *
  * Mapping (Mitsuba 3's envmap, y up): a direction d has u = atan2(d.x, -d.z) / 2 pi (wrapped
  * into [0, 1)) and v = acos(d.y) / pi, so v = 0 is straight up. Texel (x, y) of a W x H image
- * (rows from the top) is centred on u = (x + 0.5) / W, v = (y + 0.5) / H; radiance is bilinear
- * between texel centres, wrapping around in u and clamped at the poles in v.
+ * (rows from the top) lies at u = (x + 0.5) / W and v = y / (H - 1): columns are centred in
+ * their cells, but the first row is the zenith itself and the last the nadir (Mitsuba 3 samples
+ * its bitmap this way; a one-row image is constant in v). Radiance is bilinear between texels,
+ * wrapping around in u.
  *
- * Sampling picks a row by the marginal CDF, a cell in it by that row's conditional CDF, and a
- * point uniformly inside the cell; the density in solid angle is then
- *     pdf(d) = p(cell) * W * H / (2 pi^2 sin(theta)).
+ * Sampling uses W x H cells: cell (x, y) spans u in [x / W, (x + 1) / W] and v from half-way to
+ * the row above to half-way to the row below, clipped at the poles (so the first and last rows'
+ * cells are half as tall; rs_env_cdf_row_span). It picks a row by the marginal CDF, a cell in it
+ * by that row's conditional CDF, and a point uniformly inside the cell; the density in solid
+ * angle is then
+ *     pdf(d) = p(cell) * W / ((v_hi - v_lo) * 2 pi^2 sin(theta)).
  * A cell's weight is the integral of the bilinear radiance's luminance over the cell (the
- * [1 6 1] / 8 filter in each direction, exact for bilinear interpolation) times sin(theta) at
- * its centre. Because the bilinear radiance inside a cell depends only on the 3 x 3 texels
- * around it, every one of which counts in that integral, the density is nonzero wherever the
- * radiance is: the estimator stays unbiased however sharp the image is (pbrt-v4 has the same
- * concern and answers it the same way, by the image's integral over each pixel).
+ * [1 6 1] / 8 filter across columns; across rows the same, or [3 1] / 8 for a half cell at a
+ * pole: exact for bilinear interpolation) times sin(theta) at its centre. Because the bilinear
+ * radiance inside a cell depends only on the 3 x 3 texels around it, every one of which counts
+ * in that integral, the density is nonzero wherever the radiance is: the estimator stays
+ * unbiased however sharp the image is (pbrt-v4 has the same concern and answers it the same way,
+ * by the image's integral over each pixel).
  */
 #ifndef RS_KERNEL_ENV_MAP_H
 #define RS_KERNEL_ENV_MAP_H
@@ -64,10 +70,33 @@ RS_FN RsVec3 rs_env_map_texel(const RsEnvMapView* m, int x, int y)
     return rs_xyz(m->texels[(uint32_t)y * m->width + (uint32_t)x]);
 }
 
+/* The band of v that CDF row y covers: half-way to the neighbouring texel rows, clipped at the
+ * poles; the whole of [0, 1] for a one-row image. */
+RS_FN void rs_env_cdf_row_span(const RsEnvMapView* m, uint32_t y, float* lo, float* hi)
+{
+    if (m->height < 2) {
+        *lo = 0.0f;
+        *hi = 1.0f;
+        return;
+    }
+    float step = 1.0f / (float)(m->height - 1);
+    *lo = y == 0 ? 0.0f : ((float)y - 0.5f) * step;
+    *hi = y + 1 >= m->height ? 1.0f : ((float)y + 0.5f) * step;
+}
+
+/* The CDF row whose band holds v. */
+RS_FN uint32_t rs_env_cdf_row_of(const RsEnvMapView* m, float v)
+{
+    if (m->height < 2)
+        return 0;
+    float y = floorf(v * (float)(m->height - 1) + 0.5f);
+    return y <= 0.0f ? 0u : (uint32_t)rs_minf(y, (float)(m->height - 1));
+}
+
 /* Bilinear radiance of the image at (u, v), before the environment's scale. */
 RS_FN RsVec3 rs_env_map_lookup(const RsEnvMapView* m, float u, float v)
 {
-    float x = u * (float)m->width - 0.5f, y = v * (float)m->height - 0.5f;
+    float x = u * (float)m->width - 0.5f, y = m->height > 1 ? v * (float)(m->height - 1) : 0.0f;
     float fx = floorf(x), fy = floorf(y);
     float ax = x - fx, ay = y - fy;
     int x0 = (int)fx, y0 = (int)fy;
@@ -81,12 +110,24 @@ RS_FN RsVec3 rs_env_map_lookup(const RsEnvMapView* m, float u, float v)
 RS_FN float rs_env_cdf_weight(const RsEnvMapView* m, uint32_t x, uint32_t y)
 {
     const float filter[3] = {0.125f, 0.75f, 0.125f};
-    float sum = 0.0f;
-    for (int j = 0; j < 3; ++j)
+    float rows[3]; /* rows y - 1, y, y + 1, each filtered across its columns */
+    for (int j = 0; j < 3; ++j) {
+        rows[j] = 0.0f;
         for (int i = 0; i < 3; ++i)
-            sum += filter[i] * filter[j] * rs_luminance(rs_env_map_texel(m, (int)x + i - 1, (int)y + j - 1));
-    float sin_theta = sinf(RS_PI * ((float)y + 0.5f) / (float)m->height);
-    return sum * sin_theta;
+            rows[j] += filter[i] * rs_luminance(rs_env_map_texel(m, (int)x + i - 1, (int)y + j - 1));
+    }
+    float sum; /* the integral over the cell's band, in units of the rows' spacing */
+    if (m->height < 2)
+        sum = rows[1];
+    else if (y == 0)
+        sum = 0.375f * rows[1] + 0.125f * rows[2];
+    else if (y + 1 == m->height)
+        sum = 0.125f * rows[0] + 0.375f * rows[1];
+    else
+        sum = filter[0] * rows[0] + filter[1] * rows[1] + filter[2] * rows[2];
+    float lo, hi;
+    rs_env_cdf_row_span(m, y, &lo, &hi);
+    return sum * sinf(RS_PI * 0.5f * (lo + hi));
 }
 
 /* Step 3, for entry i of n prefix sums ending at `total` (a row, or the marginal): a row with
@@ -122,12 +163,14 @@ RS_FN float rs_env_map_pdf(const RsEnvMapView* m, RsVec3 d)
     float u, v;
     rs_env_map_uv(d, &u, &v);
     uint32_t x = (uint32_t)rs_minf(u * (float)m->width, (float)(m->width - 1));
-    uint32_t y = (uint32_t)rs_minf(v * (float)m->height, (float)(m->height - 1));
+    uint32_t y = rs_env_cdf_row_of(m, v);
     float sin_theta = sqrtf(d.x * d.x + d.z * d.z); /* accurate near the poles, unlike 1 - y^2 */
     if (!(sin_theta > 0.0f))
         return 0.0f;
+    float lo, hi;
+    rs_env_cdf_row_span(m, y, &lo, &hi);
     float p = rs_cdf_cell(m->marginal_cdf, y) * rs_cdf_cell(m->row_cdf + (size_t)y * m->width, x);
-    return p * (float)m->width * (float)m->height / (2.0f * RS_PI * RS_PI * sin_theta);
+    return p * (float)m->width / ((hi - lo) * 2.0f * RS_PI * RS_PI * sin_theta);
 }
 
 /* A direction in the map's frame drawn in proportion to the map, from u1, u2 in [0, 1); *pdf
@@ -141,11 +184,13 @@ RS_FN RsVec3 rs_env_map_sample(const RsEnvMapView* m, float u1, float u2, float*
     /* where inside the cell: the remainder of each uniform number, rescaled */
     float fy = (u1 - (y > 0 ? m->marginal_cdf[y - 1] : 0.0f)) / py;
     float fx = (u2 - (x > 0 ? row[x - 1] : 0.0f)) / px;
+    float lo, hi;
+    rs_env_cdf_row_span(m, y, &lo, &hi);
     float u = ((float)x + rs_clampf(fx, 0.0f, 1.0f)) / (float)m->width;
-    float v = ((float)y + rs_clampf(fy, 0.0f, 1.0f)) / (float)m->height;
+    float v = lo + rs_clampf(fy, 0.0f, 1.0f) * (hi - lo);
     float sin_theta;
     RsVec3 d = rs_env_map_direction(u, v, &sin_theta);
-    *pdf = sin_theta > 0.0f ? py * px * (float)m->width * (float)m->height / (2.0f * RS_PI * RS_PI * sin_theta) : 0.0f;
+    *pdf = sin_theta > 0.0f ? py * px * (float)m->width / ((hi - lo) * 2.0f * RS_PI * RS_PI * sin_theta) : 0.0f;
     return d;
 }
 

@@ -6,7 +6,6 @@
  * variance layer) and refuses damaged files. Host C11. */
 #define _POSIX_C_SOURCE 200809L
 #include <signal.h>
-#include <stb_image.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <string.h>
@@ -14,8 +13,10 @@
 
 #include "host/backend/cpu/display_cpu.h"
 #include "host/io/exr_io.h"
+#include "host/io/image_decode.h"
 #include "host/io/image_io.h"
 #include "host/io/image_read.h"
+#include "host/io/safe_file.h"
 #include "tests/test.h"
 
 enum { W = 7, H = 5 };
@@ -27,6 +28,20 @@ static void fill(float* rgb)
         rgb[3 * i + 1] = 0.2f * (float)(i / W);
         rgb[3 * i + 2] = i == 3 ? 7.5f : 0.25f;
     }
+}
+
+/* A file written by rs_image_write, read back by raystream's own decoders; 0 on success. */
+static int read_back(const char* path, RsImage* image)
+{
+    char why[256];
+    size_t size = 0;
+    unsigned char* bytes = (unsigned char*)rs_file_read_all(path, 1 << 20, &size, why, sizeof why);
+    const RsImageLimits limits = {64, 64, 1 << 20};
+    RsError err = {{0}};
+    int status = bytes ? rs_image_decode(bytes, size, &limits, image, &err) : -1;
+    CHECK(status == 0, "%s: %s", path, bytes ? err.message : why);
+    free(bytes);
+    return status;
 }
 
 static void test_roundtrip(const char* dir)
@@ -65,27 +80,27 @@ static void test_roundtrip(const char* dir)
 
     snprintf(path, sizeof path, "%s/a.hdr", dir);
     CHECK(rs_image_write(path, W, H, rgb, rgba, &err) == 0, "%s", err.message);
-    int w, h, n;
-    float* hdr = stbi_loadf(path, &w, &h, &n, 3);
-    CHECK(hdr && w == W && h == H, "HDR not readable");
-    if (hdr) {
+    RsImage hdr;
+    if (read_back(path, &hdr) == 0) {
+        CHECK(hdr.rgbaf && hdr.width == W && hdr.height == H, "HDR read back as %ux%u", hdr.width, hdr.height);
         /* RGBE: 8-bit mantissas under one shared exponent, so the error scales with the pixel's
          * largest component */
-        for (int i = 0; i < W * H * 3; ++i) {
+        for (int i = 0; hdr.rgbaf && i < W * H * 3; ++i) {
             const float* px = rgb + i / 3 * 3;
             float biggest = px[0] > px[1] ? (px[0] > px[2] ? px[0] : px[2]) : (px[1] > px[2] ? px[1] : px[2]);
-            CHECK_NEAR(hdr[i], rgb[i], biggest / 128.0);
+            RsFloat4 t = hdr.rgbaf[i / 3];
+            CHECK_NEAR(i % 3 == 0 ? t.x : i % 3 == 1 ? t.y : t.z, rgb[i], biggest / 128.0);
         }
-        stbi_image_free(hdr);
+        rs_image_free(&hdr);
     }
 
     snprintf(path, sizeof path, "%s/a.png", dir);
     CHECK(rs_image_write(path, W, H, rgb, rgba, &err) == 0, "%s", err.message);
-    unsigned char* png = stbi_load(path, &w, &h, &n, 4);
-    CHECK(png && w == W && h == H, "PNG not readable");
-    if (png) {
-        CHECK(memcmp(png, rgba, sizeof rgba) == 0, "PNG bytes differ from what was written");
-        stbi_image_free(png);
+    RsImage png;
+    if (read_back(path, &png) == 0) {
+        CHECK(png.rgba8 && png.width == W && png.height == H, "PNG read back as %ux%u", png.width, png.height);
+        CHECK(png.rgba8 && memcmp(png.rgba8, rgba, sizeof rgba) == 0, "PNG bytes differ from what was written");
+        rs_image_free(&png);
     }
     /* nothing but the three images in the folder: temporary files were renamed away */
     char cmd[600];
