@@ -38,8 +38,12 @@ extern "C" void gpu_probe_paths(const RsKernelParams* host_kp, uint32_t spp, uin
     RsMaterial* materials = upload(kp.scene.materials, kp.scene.material_count);
     RsFloat4* lights = upload(kp.scene.lights, kp.scene.light_count);
     RsPointLight* point_lights = upload(kp.scene.point_lights, kp.scene.point_light_count);
-    float* light_cdf = upload(kp.scene.light_select.cdf, kp.scene.light_count);
-    float* light_pmf = upload(kp.scene.light_select.pmf, kp.scene.light_count);
+    /* the light selection's arrays, whichever method built them (the others are NULL) */
+    const RsLightSelectView* sel = &kp.scene.light_select;
+    float* light_cdf = sel->cdf ? upload(sel->cdf, kp.scene.light_count) : NULL;
+    float* light_pmf = sel->pmf ? upload(sel->pmf, kp.scene.light_count) : NULL;
+    RsFloat4* tree_nodes = sel->nodes ? upload(sel->nodes, 4 * sel->node_count) : NULL;
+    uint64_t* tree_trails = sel->trails ? upload(sel->trails, kp.scene.light_count) : NULL;
     kp.scene.accel = accel.view;
     kp.scene.prims = prims;
     kp.scene.materials = materials;
@@ -47,6 +51,8 @@ extern "C" void gpu_probe_paths(const RsKernelParams* host_kp, uint32_t spp, uin
     kp.scene.point_lights = point_lights;
     kp.scene.light_select.cdf = light_cdf;
     kp.scene.light_select.pmf = light_pmf;
+    kp.scene.light_select.nodes = tree_nodes;
+    kp.scene.light_select.trails = tree_trails;
     kp.scene.shading = NULL; /* the probe shades with geometric normals */
     uint32_t* d_counts;
     CUDA_OK(cudaMalloc(&d_counts, PROBE_COUNT * sizeof(uint32_t)));
@@ -63,4 +69,6 @@ extern "C" void gpu_probe_paths(const RsKernelParams* host_kp, uint32_t spp, uin
     CUDA_OK(cudaFree(point_lights));
     CUDA_OK(cudaFree(light_cdf));
     CUDA_OK(cudaFree(light_pmf));
+    CUDA_OK(cudaFree(tree_nodes));
+    CUDA_OK(cudaFree(tree_trails));
 }
