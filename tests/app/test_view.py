@@ -57,6 +57,19 @@ with tempfile.TemporaryDirectory() as tmp:
         check_state(json.load(open(f"{tmp}/h.json")), "headless")
         check(nontrivial(f"{tmp}/h.png"), "headless screenshot is flat or black")
 
+    # adaptive sampling in the viewer: Shift-S shows the heat map of where sampling stopped (the
+    # samples layer), and a second Shift-S goes back to the layer shown before
+    for keys, layer in (("S", "samples"), ("S,S", "beauty")):
+        r = subprocess.run([raystream, "view", cornell, "--headless", "--frames", "40", "--keys", keys,
+                            "--noise-threshold", "0.05", "--min-spp", "4", "--state", f"{tmp}/a.json",
+                            "--screenshot", f"{tmp}/a.png"] + common, capture_output=True, text=True, timeout=120,
+                           cwd=tmp)
+        check(r.returncode == 0, f"headless view with adaptive sampling failed: {r.stderr}")
+        if r.returncode == 0:
+            state = json.load(open(f"{tmp}/a.json"))
+            check(state["layer"] == layer, f"keys {keys}: layer {state['layer']}, expected {layer}")
+            check(nontrivial(f"{tmp}/a.png"), f"keys {keys}: the screenshot is flat or black")
+
     # several devices (CPU instances): the keys, the state and the picture work the same, and the
     # state names both devices
     r = subprocess.run([raystream, "view", cornell, "--headless", "--frames", "12", "--keys", "4,m,i,b",
