@@ -12,7 +12,9 @@ control characters. Classes:
   - terminal escape sequences, C1 controls and invalid UTF-8 in names and arguments;
   - a long path in an error message keeps the reason;
   - mesh material names that differ only after 600 characters stay two materials;
-  - 200k materials and 200k shapes load in seconds (a linear search made 100k take 50 s).
+  - 200k materials and 200k shapes load in seconds (a linear search made 100k take 50 s);
+  - an unreadable mtllib is an error where the file's materials are used, not where the scene
+    replaces them; percent-encoded glTF URIs (a buffer, an image) are decoded.
 """
 import json
 import os
@@ -21,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 
 raystream = os.path.abspath(sys.argv[1])
 failures = []
@@ -97,6 +100,10 @@ with tempfile.TemporaryDirectory() as tmp:
         with open(t("withlib.obj"), "w") as f:
             f.write(f"mtllib {lib}\nusemtl a\nv -1 -1 0\nv 1 -1 0\nv 0 1 0\nf 1 2 3\n")
         expect(name, render(write_scene("lib.json", scene_with([mesh("withlib.obj")])), out), 0, [])
+        # without the scene's material, the file's are needed: dropping them is an error
+        no_override = {"type": "mesh", "file": "withlib.obj"}
+        expect(name + " (the file's materials)", render(write_scene("lib.json", scene_with([no_override])), out), 1,
+               [f"mtllib '{lib}': cannot read the material file"])
     os.mkfifo(t("fifo.bin"))
     gltf = {"asset": {"version": "2.0"}, "buffers": [{"uri": "fifo.bin", "byteLength": 36}],
             "bufferViews": [{"buffer": 0, "byteLength": 36}],
@@ -108,6 +115,35 @@ with tempfile.TemporaryDirectory() as tmp:
         json.dump(gltf, f)
     code, err, _ = run(render(write_scene("g.json", scene_with([mesh("fifo.gltf")])), out))
     check(code in (0, 1), f"glTF with a FIFO buffer: exit {code} ({err.strip()!r})")
+
+    # glTF names its files by URI: percent-encoded names are decoded (a buffer and a 1x1 image)
+    def chunk(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+    png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0)) + \
+        chunk(b"IDAT", zlib.compress(b"\0\xff\x80\x00")) + chunk(b"IEND", b"")
+    with open(t("my tex.png"), "wb") as f:
+        f.write(png)
+    blob = struct.pack("<9f", -1, -1, 0, 1, -1, 0, 0, 1, 0) + struct.pack("<6f", 0, 0, 1, 0, 0, 1) + \
+        struct.pack("<3H", 0, 1, 2) + b"\0\0"
+    with open(t("my buf.bin"), "wb") as f:
+        f.write(blob)
+    encoded = {"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}], "nodes": [{"mesh": 0}],
+               "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "TEXCOORD_0": 1}, "indices": 2,
+                                           "material": 0}]}],
+               "materials": [{"pbrMetallicRoughness": {"baseColorTexture": {"index": 0}}}],
+               "textures": [{"source": 0}], "images": [{"uri": "my%20tex.png"}],
+               "buffers": [{"byteLength": len(blob), "uri": "my%20buf.bin"}],
+               "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": 36},
+                               {"buffer": 0, "byteOffset": 36, "byteLength": 24},
+                               {"buffer": 0, "byteOffset": 60, "byteLength": 6}],
+               "accessors": [{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
+                              "min": [-1, -1, 0], "max": [1, 1, 0]},
+                             {"bufferView": 1, "componentType": 5126, "count": 3, "type": "VEC2"},
+                             {"bufferView": 2, "componentType": 5123, "count": 3, "type": "SCALAR"}]}
+    with open(t("encoded.gltf"), "w") as f:
+        json.dump(encoded, f)
+    expect("glTF percent-encoded URIs",
+           render(write_scene("enc.json", scene_with([{"type": "mesh", "file": "encoded.gltf"}])), out), 0, [])
 
     # --- PLY counts against the file size ---
     header = "ply\nformat {fmt} 1.0\nelement vertex {n}\nproperty float x\nproperty float y\nproperty float z\n" \

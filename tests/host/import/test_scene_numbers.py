@@ -134,6 +134,29 @@ with tempfile.TemporaryDirectory() as tmp:
         check(r.returncode == 1 and f": {where}: " in r.stderr and words in r.stderr,
               f"{name}: exit {r.returncode}, {r.stderr.strip()!r}")
 
+    # every documented bound is accepted, though as a float it may lie just outside (0.01 does),
+    # and a value past it is refused with a message that names the component and the bound
+    def material(i):
+        return lambda s: s["materials"][i]
+    for name, target, key, value in [
+        ("eta-min", material(5), "eta", [0.01, 0.01, 0.01]), ("eta-max", material(5), "eta", [100, 100, 100]),
+        ("k-min", material(5), "k", [0, 0, 0]), ("k-max", material(5), "k", [100, 100, 100]),
+        ("ior-min", material(2), "ior", 0.01), ("ior-max", material(2), "ior", 100),
+        ("plastic-ior-min", material(7), "ior", 0.01), ("roughness-min", material(4), "roughness", 0),
+        ("roughness-max", material(4), "roughness", 1), ("albedo-max", material(0), "albedo", [1, 1, 1]),
+        ("cone-max", lambda s: s["lights"][1], "cone_angle", 90),
+        ("delta-min", lambda s: s["lights"][1], "cone_delta_angle", 0),
+        ("delta-max", lambda s: s["lights"][1], "cone_delta_angle", 20),
+    ]:
+        scene = copy.deepcopy(BASE)
+        target(scene)[key] = value
+        r, _ = render(tmp, scene, "bound-" + name)
+        check(r.returncode == 0, f"{name}: the documented bound {key} = {value} is refused: {r.stderr.strip()!r}")
+        check(validator.is_valid(scene), f"{name}: the schema refuses the documented bound {key} = {value}")
+    scene = copy.deepcopy(BASE)
+    scene["materials"][5]["eta"] = [0.2, 0.005, 1.1]
+    expect_error(tmp, scene, "eta-below", "materials[5].eta[1]", "must be in [0.01, 100] (got 0.005)")
+
     # a tiny up vector is a direction like any other: the same image as a unit one
     scene = copy.deepcopy(BASE)
     scene["camera"]["up"] = [0, 1e-30, 0]

@@ -239,18 +239,10 @@ static int read_conductor_colour(const RsJsonReader* r, const cJSON* node, const
     }
     if (has_eta) {
         d->has_eta_k = 1;
-        if (rs_json_get_vec3(r, node, path, "eta", 1, &d->eta) || rs_json_get_vec3(r, node, path, "k", 1, &d->k) ||
-            rs_json_check_colour_range(r, path, "k", d->k, RS_SCENE_MAX_IOR))
-            return -1;
-        RsVec3 e = d->eta;
-        if (!(e.x >= RS_SCENE_MIN_IOR && e.y >= RS_SCENE_MIN_IOR && e.z >= RS_SCENE_MIN_IOR && e.x <= RS_SCENE_MAX_IOR &&
-              e.y <= RS_SCENE_MAX_IOR && e.z <= RS_SCENE_MAX_IOR)) {
-            char where[RS_PATH_MAX];
-            rs_json_join_key(where, path, "eta");
-            return rs_json_fail(r, where, "components must be in [%g, %g] (got [%g, %g, %g])", RS_SCENE_MIN_IOR,
-                                RS_SCENE_MAX_IOR, e.x, e.y, e.z);
-        }
-        return 0;
+        /* the bounds are checked on the numbers as written, before they become floats: the
+         * float nearest 0.01 is below 0.01, which refused the documented minimum */
+        return rs_json_get_vec3_in(r, node, path, "eta", 1, RS_SCENE_MIN_IOR, RS_SCENE_MAX_IOR, &d->eta) ||
+               rs_json_get_vec3_in(r, node, path, "k", 1, 0.0, RS_SCENE_MAX_IOR, &d->k);
     }
     return read_colour_or_texture(r, node, path, name, "color", 0, d);
 }

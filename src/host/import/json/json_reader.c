@@ -152,6 +152,27 @@ int rs_json_get_vec3(const RsJsonReader* r, const cJSON* obj, const char* path, 
     return 0;
 }
 
+int rs_json_get_vec3_in(const RsJsonReader* r, const cJSON* obj, const char* path, const char* key, int required,
+                        double lo, double hi, RsVec3* out)
+{
+    int status = 0;
+    const cJSON* item = rs_json_member(r, obj, path, key, required, &status);
+    if (!item)
+        return status;
+    if (rs_json_get_vec3(r, obj, path, key, required, out))
+        return -1;
+    for (int i = 0; i < 3; ++i) {
+        double v = cJSON_GetArrayItem(item, i)->valuedouble;
+        if (!(v >= lo && v <= hi)) {
+            char where[RS_PATH_MAX], elem[RS_PATH_MAX];
+            rs_json_join_key(where, path, key);
+            rs_json_join_index(elem, where, i);
+            return rs_json_fail(r, elem, "must be in [%g, %g] (got %g)", lo, hi, v);
+        }
+    }
+    return 0;
+}
+
 int rs_json_get_uint(const RsJsonReader* r, const cJSON* obj, const char* path, const char* key, int required,
                      double lo, double hi, uint32_t* out)
 {

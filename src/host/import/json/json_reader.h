@@ -41,6 +41,10 @@ int rs_json_get_number(const RsJsonReader* r, const cJSON* obj, const char* path
                        double* out);
 int rs_json_get_vec3(const RsJsonReader* r, const cJSON* obj, const char* path, const char* key, int required,
                      RsVec3* out);
+/* rs_json_get_vec3, each component in [lo, hi] as written (checked before it becomes a float,
+ * so that a bound such as 0.01 is accepted); the message names the component and the bounds. */
+int rs_json_get_vec3_in(const RsJsonReader* r, const cJSON* obj, const char* path, const char* key, int required,
+                        double lo, double hi, RsVec3* out);
 int rs_json_get_uint(const RsJsonReader* r, const cJSON* obj, const char* path, const char* key, int required,
                      double lo, double hi, uint32_t* out);
 int rs_json_get_string(const RsJsonReader* r, const cJSON* obj, const char* path, const char* key, int required,

@@ -325,6 +325,19 @@ static int read_transform(const RsJsonReader* r, const cJSON* node, const char* 
     return 0;
 }
 
+/* Whether a surface of material m reads any image at its texture coordinates: the colour, but
+ * also the cut-out mask (e.y, read by traversal: cutout.h), emission, roughness, normal and bump
+ * maps. A quad given coordinates for the colour only would silently ignore the others. */
+static int material_reads_images(const RsMaterial* m)
+{
+    const uint32_t images[] = {rs_material_colour_texture(m), rs_float_as_uint(m->e.y), rs_material_emission_texture(m),
+                               rs_material_roughness_texture(m), rs_material_normal_map(m), rs_material_bump_map(m)};
+    for (size_t i = 0; i < sizeof images / sizeof images[0]; ++i)
+        if (images[i] != RS_NO_TEXTURE)
+            return 1;
+    return 0;
+}
+
 static int read_shape(const RsJsonReader* r, const cJSON* node, const char* path)
 {
     if (rs_json_expect_object(r, node, path))
@@ -354,9 +367,9 @@ static int read_shape(const RsJsonReader* r, const cJSON* node, const char* path
             read_material_ref(r, node, path, 1, &material))
             return -1;
         size_t before = scene->prims.count;
-        /* texture coordinates only where a texture needs them (they cost 64 bytes a triangle):
+        /* texture coordinates only where an image needs them (they cost 64 bytes a triangle):
          * the vertices in order are the image's corners (0, 0), (1, 0), (1, 1), (0, 1) */
-        int textured = rs_material_colour_texture(&scene->materials.data[material]) != RS_NO_TEXTURE;
+        int textured = material_reads_images(&scene->materials.data[material]);
         const float corners[8] = {0.0f, 0.0f, 1.0f, 0.0f, 1.0f, 1.0f, 0.0f, 1.0f};
         const float first[6] = {corners[0], corners[1], corners[2], corners[3], corners[4], corners[5]};
         const float second[6] = {corners[0], corners[1], corners[4], corners[5], corners[6], corners[7]};

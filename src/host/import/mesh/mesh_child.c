@@ -6,6 +6,13 @@
  * The IO system refuses anything but a regular file, so a FIFO or a device named inside a mesh
  * (mtllib, a glTF buffer) is skipped or reported, never waited on; every file it does open is
  * reported in an 'F' record, so that the parent can list every file the scene read.
+ *
+ * assimp drops some input with no more than a line in its log: a missing mtllib, an undefined
+ * material, faces whose indices are out of range; and its MTL reader silently loses or misreads
+ * some maps (mtl_check.h). The child listens to the log and checks every MTL file assimp opens,
+ * and says what was dropped in a 'W' record, in raystream's words; the parent decides whether
+ * it matters. glTF names files by URI, so a name that assimp cannot open is tried again
+ * percent-decoded ("my%20buffer.bin" is "my buffer.bin"), as the glTF specification says.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <assimp/cimport.h>
@@ -16,10 +23,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <assimp/cfileio.h>
 
 #include "host/import/mesh/mesh_stream.h"
+#include "host/import/mesh/mtl_check.h"
 #include "host/io/safe_file.h"
 
 static void put(FILE* out, const void* data, size_t size) { fwrite(data, 1, size, out); }
@@ -33,6 +42,91 @@ static void send_error(FILE* out, const char* text)
     put_u32(out, n);
     put(out, text, n);
 }
+
+/* A 'W' record: part of the file was dropped, or would be misread (RsMeshDrop `kind`). */
+static void send_drop(FILE* out, uint32_t kind, const char* text)
+{
+    uint32_t n = (uint32_t)strnlen(text, 1023);
+    put(out, "W", 1);
+    put_u32(out, kind);
+    put_u32(out, n);
+    put(out, text, n);
+}
+
+static int ends_with(const char* s, const char* end)
+{
+    size_t n = strlen(s), m = strlen(end);
+    return n >= m && strcasecmp(s + n - m, end) == 0;
+}
+
+/* assimp's log, read for the input it drops with a word there only. The messages are assimp
+ * 5.2's (Debian 12's); each known one becomes a 'W' record in raystream's words. */
+static void on_log(const char* message, char* user)
+{
+    static const struct {
+        const char* text;
+        uint32_t kind;
+        const char* says;
+    } known[] = {
+        {"OBJ: Unable to locate material file ", RS_MESH_DROP_MATERIAL,
+         "mtllib '%s': cannot read the material file (missing, or not a regular file), so its materials would be "
+         "dropped"},
+        {"OBJ: failed to locate material ", RS_MESH_DROP_MATERIAL,
+         "usemtl '%s': no material of that name in the file's MTL files"},
+        {"Some faces had out-of-range indices", RS_MESH_DROP_GEOMETRY,
+         "faces that use vertex indices beyond the vertex list%s (assimp would drop them)"},
+    };
+    FILE* out = (FILE*)(void*)user;
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; ++i) {
+        const char* at = strstr(message, known[i].text);
+        if (!at)
+            continue;
+        char name[512], text[1024];
+        const char* arg = at + strlen(known[i].text);
+        size_t n = strcspn(arg, "\r\n");
+        const char* comma = strstr(arg, ", creating new material");
+        if (comma && (size_t)(comma - arg) < n)
+            n = (size_t)(comma - arg);
+        snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name - 1 ? n : sizeof name - 1), arg);
+        if (known[i].kind == RS_MESH_DROP_GEOMETRY)
+            name[0] = '\0';
+        snprintf(text, sizeof text, known[i].says, name);
+        send_drop(out, known[i].kind, text);
+        return;
+    }
+}
+
+/* The MTL file at `path`, which assimp just opened, read as assimp's MTL reader reads its maps. */
+static void check_mtl(FILE* out, const char* path)
+{
+    char why[1024];
+    FILE* f = rs_file_open_regular(path, UINT64_MAX, NULL, why, sizeof why);
+    if (!f)
+        return; /* assimp has it open: it cannot vanish but by a race, which its import reports */
+    if (rs_mtl_check(f, path, why, sizeof why))
+        send_drop(out, RS_MESH_DROP_MATERIAL, why);
+    fclose(f);
+}
+
+int rs_mesh_uri_decode(const char* path, char* out, size_t size)
+{
+    size_t n = 0;
+    int decoded = 0;
+    for (const char* p = path; *p && n + 1 < size; ++p) {
+        unsigned hi, lo;
+        if (p[0] == '%' && sscanf(p + 1, "%1x%1x", &hi, &lo) == 2 && (hi | lo) != 0) {
+            out[n++] = (char)(hi * 16 + lo);
+            p += 2;
+            decoded = 1;
+        } else {
+            out[n++] = *p;
+        }
+    }
+    out[n] = '\0';
+    return decoded && strlen(path) < size;
+}
+
+static int importing_gltf; /* the file imported is a glTF: its file names are URIs */
 
 /* An 'F' record: assimp opened `path`. */
 static void send_file(FILE* out, const char* path)
@@ -143,8 +237,13 @@ static struct aiFile* io_open(struct aiFileIO* io, const char* path, const char*
 {
     if (strpbrk(mode, "wa+"))
         return NULL; /* an import only reads */
-    char why[128];
+    char why[128], decoded[RS_MESH_STREAM_PATH_MAX];
     FILE* file = rs_file_open_regular(path, UINT64_MAX, NULL, why, sizeof why);
+    if (!file && importing_gltf && rs_mesh_uri_decode(path, decoded, sizeof decoded)) {
+        file = rs_file_open_regular(decoded, UINT64_MAX, NULL, why, sizeof why);
+        if (file)
+            path = decoded;
+    }
     struct aiFile* f = file ? calloc(1, sizeof *f) : NULL;
     if (!f) {
         if (file)
@@ -159,6 +258,8 @@ static struct aiFile* io_open(struct aiFileIO* io, const char* path, const char*
     f->FlushProc = io_flush;
     f->UserData = (aiUserData)(void*)file;
     send_file((FILE*)(void*)io->UserData, path);
+    if (ends_with(path, ".mtl"))
+        check_mtl((FILE*)(void*)io->UserData, path);
     return f;
 }
 
@@ -174,6 +275,9 @@ static void io_close(struct aiFileIO* io, struct aiFile* f)
 static int child_import(const char* path, FILE* out)
 {
     struct aiFileIO io = {io_open, io_close, (aiUserData)(void*)out};
+    struct aiLogStream log = {on_log, (char*)(void*)out};
+    aiAttachLogStream(&log);
+    importing_gltf = ends_with(path, ".gltf") || ends_with(path, ".glb");
     const struct aiScene* ai = aiImportFileEx(
         path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_PreTransformVertices, &io);
     if (!ai) {
@@ -199,8 +303,13 @@ static int child_import(const char* path, FILE* out)
             for (int k = 0; k < 3; ++k) {
                 unsigned index = face->mIndices[k];
                 ok &= index < mesh->mNumVertices;
-                if (!ok)
+                if (!ok) {
+                    char text[256];
+                    snprintf(text, sizeof text, "face %u of mesh %u uses vertex %u, but the mesh has %u vertices", f, mi,
+                             index, mesh->mNumVertices);
+                    send_drop(out, RS_MESH_DROP_GEOMETRY, text);
                     break;
+                }
                 const struct aiVector3D* p = &mesh->mVertices[index];
                 v[3 * k] = p->x, v[3 * k + 1] = p->y, v[3 * k + 2] = p->z;
                 if (mesh->mNormals) {
@@ -211,7 +320,7 @@ static int child_import(const char* path, FILE* out)
                     uv[2 * k] = coords[index].x, uv[2 * k + 1] = coords[index].y;
             }
             if (!ok)
-                continue; /* an index past the vertex array: skip the face */
+                continue; /* reported above: the parent ends the import */
             put(out, "T", 1);
             put_u32(out, material);
             put(out, v, sizeof v);

@@ -14,8 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
+#include "host/import/mesh/mesh_messages.h"
 #include "host/scene/settings.h"
 #include "host/util/clock.h"
 
@@ -77,6 +79,20 @@ static int32_t file_texture(RsScene* scene, const char* path, const char* where,
                             where, path, name, map);
     const char* slash = strrchr(path, '/');
     size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
+    /* a glTF names its images by URI: "my%20tex.png" is "my tex.png", unless a file carries
+     * the name as written */
+    char decoded[1024];
+    size_t n = strlen(path);
+    int gltf = (n > 5 && strcasecmp(path + n - 5, ".gltf") == 0) || (n > 4 && strcasecmp(path + n - 4, ".glb") == 0);
+    if (gltf && rs_mesh_uri_decode(map, decoded, sizeof decoded)) {
+        char* literal = malloc(dir + strlen(map) + 1);
+        if (literal) {
+            snprintf(literal, dir + strlen(map) + 1, "%.*s%s", (int)dir, map[0] == '/' ? "" : path, map);
+            if (access(literal, F_OK) != 0)
+                map = decoded;
+            free(literal);
+        }
+    }
     size_t size = dir + strlen(map) + 1;
     char* full = malloc(size);
     char* context = malloc(strlen(where) + strlen(path) + strlen(name) + 32);
@@ -163,7 +179,7 @@ static int file_material_desc(RsScene* scene, const char* path, const char* wher
         int has_bump = file_map(scene, path, where, fm, RS_MESH_MAP_BUMP, 0, &d->bump_map, files, err);
         if (has_bump < 0)
             return -1;
-        d->bump_scale = fm->bump_scale >= 0.0f && fm->bump_scale <= (float)RS_SCENE_MAX_MAGNITUDE ? fm->bump_scale : 1.0f;
+        d->bump_scale = fm->bump_scale; /* checked by file_material */
     }
     int has_emission =
         file_map(scene, path, where, fm, RS_MESH_MAP_EMISSION, RS_TEXTURE_SRGB, &d->emission_texture, files, err);
@@ -186,6 +202,22 @@ static int32_t file_material(RsScene* scene, const char* path, const char* where
     if (emission.x < 0.0f || emission.y < 0.0f || emission.z < 0.0f) {
         rs_error_set(err, "%s: '%s': material '%s' has an emission [%g, %g, %g] that is not a finite number within %g",
                      where, path, name, c[3], c[4], c[5], RS_SCENE_MAX_MAGNITUDE);
+        return -1;
+    }
+    /* clamping to [0, 1] is documented; NaN has no place in it (it became black) */
+    if (!(isfinite(c[0]) && isfinite(c[1]) && isfinite(c[2]))) {
+        rs_error_set(err, "%s: '%s': material '%s' has a diffuse colour (Kd, base colour) [%g, %g, %g] that is not "
+                     "finite", where, path, name, c[0], c[1], c[2]);
+        return -1;
+    }
+    if (!(isfinite(fm->pbr[1]) && isfinite(fm->pbr[2]))) {
+        rs_error_set(err, "%s: '%s': material '%s' has a metallic factor %g and roughness factor %g: both must be "
+                     "finite", where, path, name, fm->pbr[1], fm->pbr[2]);
+        return -1;
+    }
+    if (fm->maps[RS_MESH_MAP_BUMP][0] && !(fm->bump_scale >= 0.0f && fm->bump_scale <= (float)RS_SCENE_MAX_MAGNITUDE)) {
+        rs_error_set(err, "%s: '%s': material '%s': the bump multiplier (-bm) must be in [0, %g] (got %g)", where, path,
+                     name, RS_SCENE_MAX_MAGNITUDE, fm->bump_scale);
         return -1;
     }
     size_t size = strlen(path) + strlen(name) + 16;
@@ -256,7 +288,9 @@ int rs_mesh_read_records(RsMeshReader* r, RsScene* scene, const char* path, cons
                 break;
             text[n] = '\0';
             if (tag == 'X') {
-                status = rs_error_set(err, "%s: cannot import '%s': %s", where, path, text);
+                char says[2048];
+                rs_mesh_explain_error(path, text, says, sizeof says);
+                status = rs_error_set(err, "%s: cannot import '%s': %s", where, path, says);
                 break;
             }
             memcpy(fm->name, text, n + 1);
@@ -273,6 +307,18 @@ int rs_mesh_read_records(RsMeshReader* r, RsScene* scene, const char* path, cons
                                        : file_material(scene, path, where, material_count, fm, files, err);
             if (materials[material_count++] < 0) {
                 status = -1;
+                break;
+            }
+        } else if (tag == 'W') {
+            uint32_t kind, n;
+            char text[1024];
+            if (take(r, &kind, 4) || take(r, &n, 4) || n >= sizeof text || take(r, text, n))
+                break;
+            text[n] = '\0';
+            /* the scene's own material replaces every material of the file: what is wrong with
+             * those changes nothing then */
+            if (kind != RS_MESH_DROP_MATERIAL || material_override < 0) {
+                status = rs_error_set(err, "%s: '%s': %s", where, path, text);
                 break;
             }
         } else if (tag == 'T') {

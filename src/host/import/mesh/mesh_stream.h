@@ -12,7 +12,9 @@
  * kind);
  * 'T' material_number v0[3] v1[3] v2[3] flags, then n0[3] n1[3] n2[3] if flags has
  * RS_SHADING_NORMALS and (u, v) of the three vertices if it has RS_SHADING_UVS (a triangle, in
- * the file's own space); 'X' length text (assimp's error); 'Z' (done). Vertex normals and
+ * the file's own space); 'W' kind length text: part of the file that the import dropped or
+ * would misread (an RsMeshDrop kind, and the sentence that says what, in raystream's words); 'X'
+ * length text (assimp's error); 'Z' (done). Vertex normals and
  * texture coordinates are the file's own: a mesh without normals (an OBJ without vn) stays
  * flat, as its author made it.
  */
@@ -36,8 +38,18 @@ typedef enum RsMeshMap {
     RS_MESH_MAP_KINDS
 } RsMeshMap;
 
+/* What a 'W' record reports. Geometry dropped is always an error; what concerns only the file's
+ * materials (a missing MTL file, an undefined material, a map assimp would misread) is one
+ * unless the scene gives the mesh its own material, which replaces them all. */
+typedef enum RsMeshDrop { RS_MESH_DROP_GEOMETRY, RS_MESH_DROP_MATERIAL } RsMeshDrop;
+
 /* The longest path an 'F' record carries (PATH_MAX: no longer one can be opened). */
 #define RS_MESH_STREAM_PATH_MAX 4096
+
+/* A glTF URI's percent-encoding ("my%20tex.png") decoded into out (size bytes): 1 if it had
+ * any and the result fits, else 0. Both sides use it: the child for the files assimp opens,
+ * the parent for the maps, whose URIs assimp passes on as written. */
+int rs_mesh_uri_decode(const char* uri, char* out, size_t size);
 
 /* Child side: imports `path` with assimp and writes its records to `out`, 'Z' last. */
 void rs_mesh_child_import(const char* path, FILE* out);
