@@ -48,6 +48,7 @@ static void cuda_destroy(RsBackend* base)
         cudaEventDestroy(b->counts_ready);
     cudaFree(b->counters);
     cudaFreeHost(b->host_counters);
+    cudaFree(b->nonfinite_paths);
     for (int i = 0; i < RS_TIMING_MARKS; ++i) {
         if (b->marks[i].start)
             cudaEventDestroy(b->marks[i].start);
@@ -101,6 +102,7 @@ static const RsBackendOps cuda_ops = {
     /* .finish = */ cuda_finish,
     /* .take_stage_times = */ rs_cuda_backend_take_stage_times,
     /* .bytes_per_path = */ cuda_bytes_per_path,
+    /* .read_nonfinite = */ rs_cuda_backend_read_nonfinite,
 };
 
 static int live_mode(RsDeadRay d)
@@ -150,7 +152,9 @@ extern "C" RsBackend* rs_backend_cuda_create(const RsBackendConfig* config, RsEr
         cudaEventCreateWithFlags(&b->counts_ready, cudaEventDisableTiming) != cudaSuccess ||
         cudaMalloc((void**)&b->counters, RS_CTR_COUNT * sizeof(uint32_t)) != cudaSuccess ||
         cudaMemset(b->counters, 0, RS_CTR_COUNT * sizeof(uint32_t)) != cudaSuccess ||
-        cudaMallocHost((void**)&b->host_counters, RS_CTR_COUNT * sizeof(uint32_t)) != cudaSuccess) {
+        cudaMallocHost((void**)&b->host_counters, RS_CTR_COUNT * sizeof(uint32_t)) != cudaSuccess ||
+        cudaMalloc((void**)&b->nonfinite_paths, sizeof(uint64_t)) != cudaSuccess ||
+        cudaMemset(b->nonfinite_paths, 0, sizeof(uint64_t)) != cudaSuccess) {
         cudaError_t e = cudaGetLastError();
         rs_error_set(err, "CUDA: cannot set up device %d: %s (%s)", b->device, cudaGetErrorString(e),
                      cudaGetErrorName(e));

@@ -56,6 +56,7 @@ typedef struct RsCudaBackend {
     RsDenoiseScratchGpu denoise;
     uint32_t *alive, *stencil, *index[2], *keep, *counters;
     uint32_t* host_counters; /* pinned, RS_CTR_COUNT entries */
+    uint64_t* nonfinite_paths; /* device: kp.nonfinite_paths (stage_accumulate.h), cleared by set_frame */
     RsCompactScratch scratch;
     RsSortScratch sort;
     RsDisplayScratch display;
@@ -141,6 +142,7 @@ int rs_cuda_backend_drop_dead(RsBackend* base, RsError* err);
 int rs_cuda_backend_adaptive_update(RsBackend* base, uint32_t span_first_index, uint32_t span_pixels, RsError* err);
 int rs_cuda_backend_read_counts(RsBackend* base, RsBounceCounts* counts, RsError* err);
 int rs_cuda_backend_accumulate(RsBackend* base, RsError* err);
+int rs_cuda_backend_read_nonfinite(RsBackend* base, uint64_t* paths, RsError* err);
 
 /* stage_timing.cu */
 int rs_cuda_backend_take_stage_times(RsBackend* base, double seconds[RS_STAGE_COUNT], RsError* err);

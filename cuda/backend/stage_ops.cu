@@ -131,6 +131,17 @@ int rs_cuda_backend_adaptive_update(RsBackend* base, uint32_t span_first_index, 
     return mark_end(b);
 }
 
+/* One 8-byte read-back after the queued work: called once per trace call, not per wave. */
+int rs_cuda_backend_read_nonfinite(RsBackend* base, uint64_t* paths, RsError* err)
+{
+    RsCudaBackend* b = cuda_backend(base);
+    if (enter(b, "accumulate", err))
+        return -1;
+    RS_CUDA(&b->ctx, cudaMemcpyAsync(paths, b->nonfinite_paths, sizeof(uint64_t), cudaMemcpyDeviceToHost, b->stream));
+    RS_CUDA(&b->ctx, cudaStreamSynchronize(b->stream));
+    return 0;
+}
+
 int rs_cuda_backend_read_counts(RsBackend* base, RsBounceCounts* counts, RsError* err)
 {
     RsCudaBackend* b = cuda_backend(base);

@@ -91,7 +91,9 @@ int rs_cuda_backend_set_frame(RsBackend* base, const RsFrameDesc* f, uint32_t wa
     }
     RS_CUDA(&b->ctx, cudaMemsetAsync(b->film, 0, film_bytes, b->stream));
     RS_CUDA(&b->ctx, cudaMemsetAsync(b->counters, 0, RS_CTR_COUNT * sizeof(uint32_t), b->stream));
+    RS_CUDA(&b->ctx, cudaMemsetAsync(b->nonfinite_paths, 0, sizeof(uint64_t), b->stream));
     rs_kernel_params_set_frame(&b->kp, f);
+    b->kp.nonfinite_paths = b->nonfinite_paths;
     b->kp.film = b->film;
     b->kp.path_radiance = b->path_radiance;
     b->kp.path_albedo = b->path_aov[0];

@@ -224,9 +224,9 @@ static int gather(RsCluster* cl, RsRenderer* renderer, uint64_t pixels, uint32_t
 {
     size_t entries = (size_t)pixels * rs_renderer_film_planes(renderer);
     RsFloat4* film = malloc(entries * sizeof *film);
-    uint64_t rays[3] = {s->camera_rays, s->bounce_rays, s->shadow_rays};
+    uint64_t rays[4] = {s->camera_rays, s->bounce_rays, s->shadow_rays, s->nonfinite_paths};
     if (!film || rs_renderer_read_film(renderer, film, err) || rs_cluster_max_int(cl, stopped) ||
-        rs_cluster_sum_u64(cl, rays, 3) || rs_cluster_sum_film(cl, film, entries)) {
+        rs_cluster_sum_u64(cl, rays, 4) || rs_cluster_sum_film(cl, film, entries)) {
         free(film);
         return film ? -1 : rs_error_set(err, "out of memory gathering the film");
     }
@@ -235,6 +235,7 @@ static int gather(RsCluster* cl, RsRenderer* renderer, uint64_t pixels, uint32_t
         s->camera_rays = rays[0];
         s->bounce_rays = rays[1];
         s->shadow_rays = rays[2];
+        s->nonfinite_paths = rays[3];
         rs_renderer_set_share(renderer, 0, 1); /* from here on, the whole image */
         status = rs_renderer_resume(renderer, film, spp, err);
     }
@@ -455,6 +456,11 @@ static int render_main(RsRenderArgs* args, RsCluster* cl)
         if (progress.tty)
             fputc('\n', stderr);
     }
+    /* never a silent black pixel: say how many samples were numerical accidents (dropped by
+     * accumulate, kernel/stages/stage_accumulate.h), even with --quiet */
+    if (s.nonfinite_paths > 0)
+        rs_cli_warning("%llu non-finite samples were dropped (each counted as a sample with no radiance)",
+                       (unsigned long long)s.nonfinite_paths);
     /* the time limit (and no interrupt) ended it: a finished render of fewer samples */
     int timed_out = traced == RS_WAVEFRONT_STOPPED && progress.limit.reached && rs_interrupt_count() == 0;
     if (!timed_out && (traced != 0 || done_paths < total)) {

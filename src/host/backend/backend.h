@@ -160,6 +160,9 @@ typedef struct RsBackendOps {
     int (*take_stage_times)(RsBackend* b, double seconds[RS_STAGE_COUNT], RsError* err);
     /* Bytes of wave buffers this instance allocates per path in flight: what planning divides by. */
     uint64_t (*bytes_per_path)(const RsBackend* b);
+    /* Paths accumulate dropped since set_frame because their radiance was not finite
+     * (kernel/stages/stage_accumulate.h); waits for queued work. NULL: the backend drops none. */
+    int (*read_nonfinite)(RsBackend* b, uint64_t* paths, RsError* err);
 } RsBackendOps;
 
 struct RsBackend {

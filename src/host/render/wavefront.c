@@ -159,6 +159,13 @@ int rs_wavefront_trace(RsWavefront* wf, const RsPathRange* range, RsError* err)
         wf->paths_traced += wave.paths;
         stopped = paths > 0 && wf->stop && *wf->stop;
     }
+    if (wf->backend->ops->read_nonfinite) { /* a counter since set_frame: take what is new */
+        uint64_t nonfinite;
+        if (wf->backend->ops->read_nonfinite(wf->backend, &nonfinite, err))
+            return -1;
+        wf->stats.nonfinite_paths += nonfinite - wf->nonfinite_read;
+        wf->nonfinite_read = nonfinite;
+    }
     wf->stats.readback_bytes += wf->backend->readback_bytes - readback_before;
     if (wf->backend->ops->take_stage_times &&
         wf->backend->ops->take_stage_times(wf->backend, wf->stats.stage_seconds, err))
@@ -179,6 +186,7 @@ void rs_trace_stats_add(RsTraceStats* a, const RsTraceStats* b)
         a->stage_seconds[s] += b->stage_seconds[s];
     a->readback_bytes += b->readback_bytes;
     a->waves += b->waves;
+    a->nonfinite_paths += b->nonfinite_paths;
 }
 
 RsTraceStats rs_trace_stats_since(const RsTraceStats* now, const RsTraceStats* before)
@@ -195,6 +203,7 @@ RsTraceStats rs_trace_stats_since(const RsTraceStats* now, const RsTraceStats* b
         d.stage_seconds[s] -= before->stage_seconds[s];
     d.readback_bytes -= before->readback_bytes;
     d.waves -= before->waves;
+    d.nonfinite_paths -= before->nonfinite_paths;
     return d;
 }
 

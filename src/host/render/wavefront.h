@@ -25,6 +25,7 @@ typedef struct RsTraceStats {
     double stage_seconds[RS_STAGE_COUNT];
     uint64_t readback_bytes; /* device-to-host bytes during tracing (counts, not the film) */
     uint64_t waves;
+    uint64_t nonfinite_paths; /* paths dropped by accumulate: radiance not finite */
 } RsTraceStats;
 
 typedef struct RsWavefront {
@@ -36,6 +37,7 @@ typedef struct RsWavefront {
      * it), rs_wavefront_trace returns RS_WAVEFRONT_STOPPED after the wave in flight. */
     const volatile sig_atomic_t* stop;
     uint64_t paths_traced; /* paths accumulated into the film by the last rs_wavefront_trace */
+    uint64_t nonfinite_read; /* the backend's dropped-path counter when last read */
 } RsWavefront;
 
 /* Paths [first_path, first_path + paths) of a span of the image, numbered as in

@@ -32,12 +32,25 @@ static int allocate(RsEnvMap* m, uint32_t width, uint32_t height, RsError* err)
     return 0;
 }
 
+/* Texels above RS_ENV_TEXEL_MAX (env_map.h) are lowered to it, so that the CDF's sums stay
+ * finite; NaN and negatives are left for bad_texel to refuse. */
+static float clamp_texel(float v) { return v > RS_ENV_TEXEL_MAX ? RS_ENV_TEXEL_MAX : v; }
+
+static void clamp_texels(RsEnvMap* m)
+{
+    for (size_t i = 0; i < (size_t)m->width * m->height; ++i) {
+        RsFloat4* t = &m->texels[i];
+        *t = rs_float4(clamp_texel(t->x), clamp_texel(t->y), clamp_texel(t->z), t->w);
+    }
+}
+
 int rs_env_map_from_rgb(RsEnvMap* m, const float* rgb, uint32_t width, uint32_t height, RsError* err)
 {
     if (allocate(m, width, height, err))
         return -1;
     for (size_t i = 0; i < (size_t)width * height; ++i)
         m->texels[i] = rs_float4(rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2], 0.0f);
+    clamp_texels(m);
     return 0;
 }
 
@@ -92,6 +105,7 @@ int rs_env_map_load(RsEnvMap* m, const char* path, const char* where, RsError* e
         return rs_error_set(err, "%s: environment map '%s': texel (%u, %u) is negative or not finite", where, path, x,
                             y);
     }
+    clamp_texels(m);
     return 0;
 }
 

@@ -38,6 +38,8 @@ RS_FN int rs_bsdf_has_delta(const RsMaterial* m)
         return 0;
     case RS_MAT_MIRROR:
         return 1;
+    case RS_MAT_DIELECTRIC:
+        return rs_dielectric_is_smooth(m);
     default:
         return rs_ggx_is_smooth(rs_material_ggx(m));
     }
@@ -52,6 +54,8 @@ RS_FN int rs_bsdf_has_density(const RsMaterial* m)
         return 1;
     if (type == RS_MAT_MIRROR)
         return 0;
+    if (type == RS_MAT_DIELECTRIC)
+        return !rs_dielectric_is_smooth(m);
     return !rs_ggx_is_smooth(rs_material_ggx(m));
 }
 

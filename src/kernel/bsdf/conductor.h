@@ -50,7 +50,7 @@ RS_FN int rs_conductor_sample(const RsMaterial* m, RsVec3 wo, float u1, float u2
     if (s->wi.z <= 0.0f || wo_m <= 0.0f)
         return 0;
     s->pdf = rs_ggx_pdf_visible(g, wo, wm) / (4.0f * wo_m);
-    s->weight = rs_scale(rs_conductor_fresnel(m, wo_m), rs_ggx_g(g, wo, s->wi) / rs_ggx_g1(g, wo));
+    s->weight = rs_scale(rs_conductor_fresnel(m, wo_m), rs_ggx_g_over_g1(g, wo, s->wi));
     return s->pdf > 0.0f && !rs_is_black(s->weight);
 }
 

@@ -19,6 +19,20 @@
 #include "kernel/bsdf/fresnel.h"
 #include "kernel/bsdf/lobe.h"
 
+/* 1 if the dielectric has only delta lobes: smooth, or of index 1 (pbrt-v4's rule), where a
+ * refraction goes straight on and the generalised half vector wo + wi is 0 for every pair, so
+ * the rough lobe's density would be a delta: sampling it divided by zero. */
+RS_FN int rs_dielectric_is_smooth(const RsMaterial* m)
+{
+    return rs_ggx_is_smooth(rs_material_ggx(m)) || rs_material_ior(m) == 1.0f;
+}
+
+/* Below this, the refraction Jacobian's denominator (wi.m + wo.m / eta')^2 is treated as 0:
+ * wo and wi are so nearly opposite (an index close to 1) that 1 / denominator would overflow
+ * the density and the value to infinity; such a pair scatters nothing, as a degenerate half
+ * vector does. */
+#define RS_DIELECTRIC_MIN_DENOM 1e-20f
+
 /* Refracts w (away from the surface, on the side of n or not) through a boundary with normal n
  * and relative index eta = eta(back of n) / eta(front of n). Returns 0 under total internal
  * reflection; *eta_rel is the ratio for the side w is on (eta or 1/eta). */
@@ -66,7 +80,7 @@ RS_FN RsVec3 rs_dielectric_eval(const RsMaterial* m, RsVec3 wo, RsVec3 wi, float
     float ior = rs_material_ior(m);
     RsVec3 wm;
     float eta_rel;
-    if (rs_ggx_is_smooth(g) || !rs_dielectric_half_vector(wo, wi, ior, &wm, &eta_rel))
+    if (rs_dielectric_is_smooth(m) || !rs_dielectric_half_vector(wo, wi, ior, &wm, &eta_rel))
         return rs_vec3_splat(0.0f);
     float wo_m = rs_dot(wo, wm), wi_m = rs_dot(wi, wm);
     float fresnel = rs_fresnel_dielectric(wo_m, ior);
@@ -77,6 +91,8 @@ RS_FN RsVec3 rs_dielectric_eval(const RsMaterial* m, RsVec3 wo, RsVec3 wi, float
     }
     float denom = wi_m + wo_m / eta_rel;
     denom *= denom;
+    if (!(denom > RS_DIELECTRIC_MIN_DENOM))
+        return rs_vec3_splat(0.0f);
     *pdf = visible * fabsf(wi_m) / denom * (1.0f - fresnel);
     float ft = d * (1.0f - fresnel) * rs_ggx_g(g, wo, wi) * fabsf(wi_m * wo_m / (wo.z * denom));
     return rs_scale(rs_material_albedo(m), ft / (eta_rel * eta_rel));
@@ -87,7 +103,7 @@ RS_FN int rs_dielectric_sample(const RsMaterial* m, RsVec3 wo, float u1, float u
 {
     RsGgx g = rs_material_ggx(m);
     float ior = rs_material_ior(m);
-    if (rs_ggx_is_smooth(g)) {
+    if (rs_dielectric_is_smooth(m)) {
         RsVec3 n = rs_vec3(0.0f, 0.0f, 1.0f);
         float fresnel = rs_fresnel_dielectric(wo.z, ior);
         s->pdf = 0.0f;
@@ -113,7 +129,7 @@ RS_FN int rs_dielectric_sample(const RsMaterial* m, RsVec3 wo, float u1, float u
             return 0;
         s->pdf = visible / (4.0f * fabsf(wo_m)) * fresnel;
         /* f cos_i / pdf = D G F / (4 |cos_o|) / (G1 D |wo.m| / |cos_o| / (4 |wo.m|) F) = G / G1 */
-        s->weight = rs_vec3_splat(rs_ggx_g(g, wo, s->wi) / rs_ggx_g1(g, wo));
+        s->weight = rs_vec3_splat(rs_ggx_g_over_g1(g, wo, s->wi));
         return s->pdf > 0.0f;
     }
     float eta_rel;
@@ -122,9 +138,11 @@ RS_FN int rs_dielectric_sample(const RsMaterial* m, RsVec3 wo, float u1, float u
     float wi_m = rs_dot(s->wi, wm);
     float denom = wi_m + wo_m / eta_rel;
     denom *= denom;
+    if (!(denom > RS_DIELECTRIC_MIN_DENOM))
+        return 0;
     s->pdf = visible * fabsf(wi_m) / denom * (1.0f - fresnel);
     /* f cos_i / pdf: D, (1 - F), |wi.m| and the denominator cancel, leaving G / G1 */
-    s->weight = rs_scale(rs_material_albedo(m), rs_ggx_g(g, wo, s->wi) / rs_ggx_g1(g, wo) / (eta_rel * eta_rel));
+    s->weight = rs_scale(rs_material_albedo(m), rs_ggx_g_over_g1(g, wo, s->wi) / (eta_rel * eta_rel));
     s->eta2 = eta_rel * eta_rel;
     return s->pdf > 0.0f && !rs_is_black(s->weight);
 }

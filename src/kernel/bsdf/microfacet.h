@@ -31,11 +31,20 @@ typedef struct RsGgx {
  * would be too narrow for float sampling, and the delta path is exact and cheaper. */
 #define RS_GGX_SMOOTH_ALPHA 1e-3f
 
+/* The smallest alpha of either direction of a rough lobe. A lobe is smooth only when both
+ * alphas are below RS_GGX_SMOOTH_ALPHA; an anisotropic one with roughness_u 0 and roughness_v
+ * 0.5 is rough, and D, Lambda and the sampling stretch divide by alpha_x. Raising the small
+ * one to this floor (pbrt-v4's TrowbridgeReitzDistribution does the same) keeps D below
+ * 1 / (pi 1e-4 1e-3) ~ 3e6 and every term finite; it changes only alphas below 1e-4, i.e.
+ * roughness below 0.01, of lobes that are rough in the other direction. NaN (from a broken
+ * roughness texture) becomes the floor too. */
+#define RS_GGX_MIN_ALPHA 1e-4f
+
 RS_FN RsGgx rs_ggx(float ax, float ay)
 {
     RsGgx g;
-    g.ax = ax;
-    g.ay = ay;
+    g.ax = ax >= RS_GGX_MIN_ALPHA ? ax : RS_GGX_MIN_ALPHA;
+    g.ay = ay >= RS_GGX_MIN_ALPHA ? ay : RS_GGX_MIN_ALPHA;
     return g;
 }
 
@@ -64,6 +73,14 @@ RS_FN float rs_ggx_g1(RsGgx g, RsVec3 w) { return 1.0f / (1.0f + rs_ggx_lambda(g
 RS_FN float rs_ggx_g(RsGgx g, RsVec3 wo, RsVec3 wi)
 {
     return 1.0f / (1.0f + rs_ggx_lambda(g, wo) + rs_ggx_lambda(g, wi));
+}
+
+/* G(wo, wi) / G1(wo), the weight of a sample drawn from wo's visible normals: 0 where wo is so
+ * grazing that G1(wo) is 0 (G / G1 would be 0 / 0). */
+RS_FN float rs_ggx_g_over_g1(RsGgx g, RsVec3 wo, RsVec3 wi)
+{
+    float g1 = rs_ggx_g1(g, wo);
+    return g1 > 0.0f ? rs_ggx_g(g, wo, wi) / g1 : 0.0f;
 }
 
 /* Density of visible normal m seen from w (per unit solid angle of m). */

@@ -8,7 +8,8 @@
  *
  *   plane   .xyz                                   .w
  *   beauty  radiance rgb sum                       samples
- *   squares r^2, g^2, b^2 sums                     luminance^2 sum     (sample variance)
+ *   squares r^2, g^2, b^2 sums                     luminance^2 sum     (sample variance; each
+ *           sum saturates at the largest float rather than overflow)
  *   albedo  albedo rgb sum                         passes visited; negative: stopped (adaptive.h)
  *   normal  shading normal sum                     samples whose camera ray hit something
  *   position hit point sum (world space)           depth sum
@@ -100,13 +101,19 @@ RS_FN void rs_aov_record(const RsKernelParams* kp, uint32_t slot, uint32_t depth
     kp->path_normal[slot] = rs_pack(n, kp->path_normal[slot].w);
 }
 
+/* The largest float: the squares plane saturates there (stage_accumulate.h). */
+#define RS_FILM_SQUARE_MAX 3.40282347e38f
+
+/* sum + x * x, held at the largest float instead of overflowing to infinity */
+RS_FN float rs_aov_add_square(float sum, float x) { return rs_minf(sum + x * x, RS_FILM_SQUARE_MAX); }
+
 /* Adds one path's AOVs to its pixel's planes (stage_accumulate.h): l is its radiance. */
 RS_FN void rs_aov_accumulate(RsFloat4* squares, RsFloat4* albedo, RsFloat4* normal, RsFloat4* position, RsFloat4 l,
                              RsFloat4 path_albedo, RsFloat4 path_normal, RsFloat4 path_position)
 {
     float lum = rs_luminance(rs_xyz(l));
-    *squares = rs_float4(squares->x + l.x * l.x, squares->y + l.y * l.y, squares->z + l.z * l.z,
-                         squares->w + lum * lum);
+    *squares = rs_float4(rs_aov_add_square(squares->x, l.x), rs_aov_add_square(squares->y, l.y),
+                         rs_aov_add_square(squares->z, l.z), rs_aov_add_square(squares->w, lum));
     *albedo = rs_float4(albedo->x + path_albedo.x, albedo->y + path_albedo.y, albedo->z + path_albedo.z,
                         albedo->w < 0.0f ? albedo->w - 1.0f : albedo->w + 1.0f); /* |w| + 1, the sign kept: passes visited (adaptive.h) */
     *normal = rs_float4(normal->x + path_normal.x, normal->y + path_normal.y, normal->z + path_normal.z,

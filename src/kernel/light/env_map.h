@@ -34,6 +34,18 @@
 
 #include "kernel/util/vecmath.h"
 
+/* The brightest texel a map keeps (src/host/scene/env_map.c clamps on load). An RGBE file can
+ * hold 1.7e38, just below float's limit: its filtered weights and their row and marginal sums
+ * (up to 16384 x 8192 cells) would overflow to infinity and the CDF to NaN. Up to 1e30 every
+ * sum stays below 1.4e38. */
+#define RS_ENV_TEXEL_MAX 1e30f
+
+/* The most radiance a light sends along one ray (environment times scale, a point light near
+ * its point): 1e30, so that a path's weights and the film's sums stay finite. A legal scene
+ * reaches it only with an environment scale times texel, or a point light's intensity over
+ * its squared distance, beyond 1e30 (scenes/README.md: numbers are within 1e18). */
+#define RS_LIGHT_RADIANCE_MAX 1e30f
+
 typedef struct RsEnvMapView {
     const RsFloat4* texels;    /* width * height, linear RGB | unused, rows from the top (v = 0) */
     const float* row_cdf;      /* height rows of width entries: inclusive CDF of each row, to 1 */

@@ -35,7 +35,8 @@ RS_FN RsVec3 rs_env_radiance(const RsSceneView* s, RsVec3 dir)
     if (type == RS_ENV_MAP) {
         float u, v;
         rs_env_map_uv(rs_env_map_from_world(env, dir), &u, &v);
-        return rs_mul(zenith, rs_env_map_lookup(&s->env_map, u, v));
+        /* scale times texel: up to 1e18 * 1e30, beyond float (RS_LIGHT_RADIANCE_MAX) */
+        return rs_vmin(rs_mul(zenith, rs_env_map_lookup(&s->env_map, u, v)), rs_vec3_splat(RS_LIGHT_RADIANCE_MAX));
     }
     RsVec3 horizon = rs_xyz(env->horizon), ground = rs_xyz(env->ground);
     if (dir.y >= 0.0f) {

@@ -120,7 +120,8 @@ RS_FN int rs_light_sample(const RsSceneView* s, RsLightContext ctx, float u_pick
         ls->delta = 1;
         ls->dir = rs_scale(to, 1.0f / sqrtf(dist2));
         float falloff = rs_float_as_uint(l->a.w) == RS_POINT_LIGHT_SPOT ? rs_spot_falloff(l, rs_neg(ls->dir)) : 1.0f;
-        ls->radiance = rs_scale(rs_xyz(l->b), falloff / dist2);
+        /* intensity / dist2 overflows for a bright light very close to the point */
+        ls->radiance = rs_vmin(rs_scale(rs_xyz(l->b), falloff / dist2), rs_vec3_splat(RS_LIGHT_RADIANCE_MAX));
         ls->pdf = select_pdf;
         /* an exact point in space: no rounding error to step over, nothing there to skip */
         ls->point.p = rs_xyz(l->a);

@@ -60,7 +60,17 @@ RS_FN void rs_sample_triangle(float u1, float u2, float* b1, float* b2)
 RS_FN float rs_power_heuristic(float pdf_a, float pdf_b)
 {
     float a2 = pdf_a * pdf_a, b2 = pdf_b * pdf_b;
-    return a2 + b2 > 0.0f ? a2 / (a2 + b2) : 0.0f;
+    float sum = a2 + b2;
+    if (sum < RS_INFINITY)
+        return sum > 0.0f ? a2 / sum : 0.0f;
+    /* a density above ~1.8e19 (a very sharp lobe, a light seen almost edge-on) squares to
+     * infinity, and inf / inf is NaN: the same weight from the ratio of the densities */
+    if (!(pdf_a >= pdf_b)) {
+        float r = pdf_a / pdf_b;
+        return r == r ? r * r / (1.0f + r * r) : 0.0f;
+    }
+    float r = pdf_b / pdf_a;
+    return r == r ? 1.0f / (1.0f + r * r) : 0.5f;
 }
 
 #endif /* RS_KERNEL_SAMPLING_H */

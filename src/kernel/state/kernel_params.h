@@ -47,6 +47,9 @@ typedef struct RsKernelParams {
     RsFloat4* path_albedo;   /* albedo rgb | 1 once recorded */
     RsFloat4* path_normal;   /* shading normal | 1 if the camera ray hit something */
     RsFloat4* path_position; /* first hit point | its camera-space depth */
+    /* paths whose radiance was not finite, dropped by accumulate (stage_accumulate.h) since
+     * set_frame; one counter per backend instance, or NULL not to count */
+    uint64_t* nonfinite_paths;
 } RsKernelParams;
 
 RS_FN uint32_t rs_pixel_count(const RsKernelParams* kp) { return kp->width * kp->height; }

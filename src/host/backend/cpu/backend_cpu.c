@@ -315,6 +315,8 @@ static int cpu_set_frame(RsBackend* base, const RsFrameDesc* f, uint32_t wave_ca
     memset(b->film, 0, planes * pixels * sizeof(RsFloat4));
     b->kp.film = b->film;
     rs_kernel_params_set_frame(&b->kp, f);
+    b->nonfinite_paths = 0;
+    b->kp.nonfinite_paths = &b->nonfinite_paths;
     b->kp.wave_paths = 0;
     return 0;
 }
@@ -441,6 +443,13 @@ static int cpu_finish(RsBackend* base, RsError* err)
     return 0; /* every call already ran to completion */
 }
 
+static int cpu_read_nonfinite(RsBackend* base, uint64_t* paths, RsError* err)
+{
+    (void)err;
+    *paths = __atomic_load_n(&rs_cpu_of(base)->nonfinite_paths, __ATOMIC_RELAXED);
+    return 0;
+}
+
 static const RsBackendOps cpu_ops = {
     .destroy = cpu_destroy,
     .set_scene = cpu_set_scene,
@@ -464,6 +473,7 @@ static const RsBackendOps cpu_ops = {
     .finish = cpu_finish,
     .take_stage_times = NULL, /* every call is synchronous: the bounce loop times them */
     .bytes_per_path = cpu_bytes_per_path,
+    .read_nonfinite = cpu_read_nonfinite,
 };
 
 /* Paths per wave: enough to keep every worker busy and amortise the fork-join steps, small

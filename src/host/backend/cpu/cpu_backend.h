@@ -52,6 +52,7 @@ typedef struct RsCpuBackend {
     uint32_t live;        /* items in the active set: rows, or entries of index[0] */
     int dense;            /* compaction: the active rows are exactly [0, live) */
     RsBounceCounts counts; /* the last drop_dead's, for read_counts */
+    uint64_t nonfinite_paths; /* kp.nonfinite_paths points here (stage_accumulate.h) */
     atomic_uint shadow_count;
     atomic_uint next_batch; /* persistent threads' work counter */
     atomic_uint out_cursor; /* compact-warp's output offset */
