@@ -29,8 +29,6 @@ RS_FN uint32_t rs_accumulate_count(const RsKernelParams* kp)
     return kp->wave_paths < kp->span_pixels ? kp->wave_paths : kp->span_pixels;
 }
 
-/* Adaptive sampling without AOVs (RsBackendConfig.film_stats): only what adaptive.h reads, the
- * squares plane and the albedo plane's visits, in the same order as rs_aov_accumulate's. */
 /* The radiance a path adds: its own, or rgb 0 | its w when any channel is not finite. */
 RS_FN RsFloat4 rs_accumulate_radiance(RsFloat4 l)
 {
@@ -39,6 +37,8 @@ RS_FN RsFloat4 rs_accumulate_radiance(RsFloat4 l)
     return rs_float4(0.0f, 0.0f, 0.0f, l.w);
 }
 
+/* Adaptive sampling without AOVs (RsBackendConfig.film_stats): only what adaptive.h reads, the
+ * squares plane and the albedo plane's visits, in the same order as rs_aov_accumulate's. */
 RS_FN void rs_accumulate_stats(const RsKernelParams* kp, uint32_t lane, uint32_t pixel)
 {
     uint32_t pixels = rs_pixel_count(kp);
