@@ -1,60 +1,33 @@
-/* light_tree.c - the light tree's builder (see light_tree.h). Host C11.
- *
- * Orientation bounds are kept cheaply while binning: a set of emitters is the box of their unit
- * axes, the widest emitter cone and the largest theta_e. The cone of the set is then centred on
- * the box's centre m and holds every unit vector of the box, so its half-angle is asin(|h| / |m|)
- * for the box's half-diagonal h (the whole sphere once |h| >= |m|), plus the widest emitter
- * cone. Looser than merging cones one by one, but it needs no trigonometry per light, and
- * merging two sets is a min and a max.
+/* light_tree.c - the light tree's builder (see light_tree.h; the sets of emitters and the binned
+ * split's pieces are in light_tree_bounds.h). Host C11 + C11 atomics.
  *
  * Speed (it is built with the scene, in a tenth of the BVH's time): lights are 64-byte records
- * and a set is four-wide minima and maxima; a binned split copies its range into the other of
- * two buffers without a branch to mispredict; nodes of at most SAH_MIN lights are halved at
- * their median and take their bounds from their children; subtrees go to a thread pool.
+ * and a set is four-wide minima and maxima; binning notes each light's bin, and the split copies
+ * the range into the other of two buffers by it without a branch; nodes of at most SAH_MIN
+ * lights are halved at their median and take their bounds from their children. Every pass is
+ * spread over a thread pool: the description of the lights in chunks of table entries; the top
+ * of the tree (nodes of more than subtree_max lights) a level at a time, each node's binning and
+ * copying in chunks of CHUNK lights; below it, whole subtrees. The chunks and subtree_max follow
+ * from the light count alone and partial sums are merged in chunk order, so the tree is the same
+ * bytes for any number of threads.
  */
 #include "host/scene/light_tree.h"
 
-#include <float.h>
-#include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
-#include <string.h>
 
+#include "host/scene/light_tree_bounds.h"
 #include "host/util/array.h"
 #include "host/util/thread_pool.h"
-#include "kernel/light/light_tree.h"
 
-#define BINS 12
 #define SAH_MIN 16      /* nodes of at most this many lights are halved by count */
 #define MEDIAN_DEPTH 32 /* from here on, splits halve by count: depth <= 32 + 30 */
-#define PARALLEL_MIN 16384 /* fewer lights are built on the calling thread alone */
+#define PER_WORKER 2048 /* lights a worker should have at least, to pay for starting it */
+#define CHUNK 4096         /* lights a top node's binning and copying are cut into */
+#define ENTRY_CHUNK 8192   /* light table entries a worker describes at a time */
+#define SUBTREE_MIN 1024   /* the least subtree_max */
 #define MAX_LIGHTS (1u << 30)
-#define PI 3.14159265358979323846
-#define HALF_PI 1.57079632679489661923
-#define POWER_MAX 1e30f /* keeps the kernel's sums of two powers finite */
 #define SPOT_SLACK 1e-3 /* added to a spot's theta_e: rounding must not cut off its cone's rim */
-
-typedef struct TreeLight {
-    float lo[4];   /* box lo .xyz | cos theta_o (-1: emits into every direction) */
-    float hi[4];   /* box hi .xyz | theta_e */
-    float axis[4]; /* unit .xyz (two-sided: its largest component positive) | 1 if two-sided, else 0 */
-    float power;
-    uint32_t light; /* the entry in the light table */
-    uint32_t pad_[2];
-} TreeLight;
-
-/* A set of emitters as four-wide minima and maxima, so that adding one vectorises: lo.w the
- * widest emitter cone (smallest cos theta_o), hi.w the largest theta_e, alo/ahi the box of the
- * axes (a full-sphere emitter's axis counts too: the set is then the whole sphere anyway), ahi.w
- * > 0 when some emitter is two-sided, slo/shi the box of lo + hi (twice the boxes' centres;
- * their w is meaningless). */
-typedef struct Bounds {
-    float lo[4], hi[4], alo[4], ahi[4], slo[4], shi[4];
-    double power;
-    uint32_t count;
-} Bounds;
-
-typedef struct Cone { float axis[3], cos_o, sin_o; } Cone;
 
 /* What one thread needs of its own while it builds. */
 typedef struct Worker {
@@ -62,178 +35,50 @@ typedef struct Worker {
     uint32_t depth; /* the deepest node it made */
 } Worker;
 
-/* A subtree left to the workers: lights[begin..end) of buffers[buf] at node `index`. */
-typedef struct Subtree {
-    uint32_t buf, begin, end, depth, index;
+/* A node: lights[begin..end) of buffers[buf] at node `index`, with its bounds; for a node of the
+ * top, also how it is binned (ok = 0: halved at its median instead), its chunks and its split. */
+typedef struct Node {
+    Bounds bounds;
+    Binning bn;
+    uint32_t buf, begin, end, depth, index, first_chunk, chunk_end;
+    int ok, last;
     uint64_t path;
-} Subtree;
+} Node;
+
+/* A chunk of a top node's lights (or of the light table's entries), with its partial bins (or
+ * bounds) and, for the copy, where its two sides go. */
+typedef struct Chunk {
+    Bounds bins[BINS];
+    uint32_t node, begin, end, first, second;
+} Chunk;
 
 typedef struct Build {
     TreeLight* buffers[2]; /* the lights; a binned split copies a range into the other buffer */
+    uint8_t* ids;          /* per light position, its bin in the last binning of its range */
     RsFloat4* nodes;
     uint64_t* trails;
-    Subtree* subtrees;
-    uint32_t subtree_count;
-    uint32_t subtree_max; /* lights; a node with no more becomes a subtree */
-    atomic_uint next;     /* the next subtree for a worker to take */
+    const RsSceneView* view;
+    const double* power;
+    Node *level, *spare; /* the top's nodes of one depth, and room for the next */
+    Chunk* chunks;
+    uint32_t level_count, chunk_count;
+    Node* subtrees;    /* nodes of at most subtree_max lights, each left to one worker */
+    uint32_t subtree_count, subtree_cap;
+    uint32_t subtree_max;
+    atomic_uint next;  /* the next chunk or subtree for a worker to take */
+    RsThreadPool* pool;
     Worker* workers;
     uint32_t worker_count;
 } Build;
 
-static float minf(float a, float b) { return a < b ? a : b; }
-static float maxf(float a, float b) { return a > b ? a : b; }
-
-static void bounds_empty(Bounds* b)
+/* Runs `task` on every worker (or on this thread alone), with the shared counter at 0. */
+static void run_all(Build* b, RsPoolTask task)
 {
-    for (int k = 0; k < 4; ++k) {
-        b->lo[k] = b->alo[k] = b->slo[k] = FLT_MAX;
-        b->hi[k] = b->ahi[k] = b->shi[k] = -FLT_MAX;
-    }
-    b->power = 0.0;
-    b->count = 0;
-}
-
-static void min4(float* restrict to, const float* restrict from)
-{
-    for (int k = 0; k < 4; ++k)
-        to[k] = minf(to[k], from[k]);
-}
-
-static void max4(float* restrict to, const float* restrict from)
-{
-    for (int k = 0; k < 4; ++k)
-        to[k] = maxf(to[k], from[k]);
-}
-
-static void bounds_add(Bounds* restrict b, const TreeLight* restrict l)
-{
-    /* copies of the light tell the compiler that the stores cannot change it, so each min4 and
-     * max4 becomes one four-wide instruction, also where this is inlined */
-    float lo[4], hi[4], axis[4], twice_centre[4];
-    memcpy(lo, l->lo, sizeof lo);
-    memcpy(hi, l->hi, sizeof hi);
-    memcpy(axis, l->axis, sizeof axis);
-    for (int k = 0; k < 4; ++k)
-        twice_centre[k] = lo[k] + hi[k];
-    min4(b->lo, lo);
-    max4(b->hi, hi);
-    min4(b->alo, axis);
-    max4(b->ahi, axis);
-    min4(b->slo, twice_centre);
-    max4(b->shi, twice_centre);
-    b->power += l->power;
-    b->count++;
-}
-
-static void bounds_merge(Bounds* restrict b, const Bounds* restrict o)
-{
-    min4(b->lo, o->lo);
-    max4(b->hi, o->hi);
-    min4(b->alo, o->alo);
-    max4(b->ahi, o->ahi);
-    min4(b->slo, o->slo);
-    max4(b->shi, o->shi);
-    b->power += o->power;
-    b->count += o->count;
-}
-
-/* The cone around every emitter's cone of the set (see the top of the file). */
-static Cone bounds_cone(const Bounds* b)
-{
-    Cone c = {{0.0f, 0.0f, 1.0f}, -1.0f, 0.0f};
-    float cos_e = b->lo[3]; /* the widest emitter cone */
-    if (cos_e <= -1.0f)
-        return c;
-    float m[3], mm = 0.0f, hh = 0.0f;
-    for (int k = 0; k < 3; ++k) {
-        m[k] = 0.5f * (b->alo[k] + b->ahi[k]);
-        float h = 0.5f * (b->ahi[k] - b->alo[k]);
-        mm += m[k] * m[k];
-        hh += h * h;
-    }
-    if (!(hh < mm))
-        return c;
-    float inv = 1.0f / sqrtf(mm);
-    for (int k = 0; k < 3; ++k)
-        c.axis[k] = m[k] * inv;
-    float sin2_a = hh / mm; /* exactly 0 for one emitter: its own axis and cone */
-    float cos_a = sqrtf(1.0f - sin2_a), sin_a = sqrtf(sin2_a);
-    float sin_e = sqrtf(maxf(0.0f, 1.0f - cos_e * cos_e));
-    float sin_t = sin_a * cos_e + cos_a * sin_e;
-    if (sin_t < 0.0f) /* the two angles add up to more than pi */
-        return c;
-    c.cos_o = maxf(cos_a * cos_e - sin_a * sin_e, -1.0f);
-    c.sin_o = sin_t;
-    return c;
-}
-
-/* acos to within 7e-5 (Abramowitz & Stegun 4.4.45): enough for a cost estimate. */
-static float acos_approx(float x)
-{
-    float a = fabsf(x);
-    float r = sqrtf(maxf(0.0f, 1.0f - a)) * (1.5707288f + a * (-0.2121144f + a * (0.0742610f - 0.0187293f * a)));
-    return x < 0.0f ? (float)PI - r : r;
-}
-
-/* Conty Estevez & Kulla's M_Omega: the cosine-weighted measure of the directions a cone
- * (theta_o, theta_e) can emit into. With theta_e = pi / 2, as for every emitter but spots, it
- * needs no cosine: theta_w = min(theta_o + pi / 2, pi). */
-static float orientation_measure(float cos_o, float sin_o, float theta_e)
-{
-    const float pi = (float)PI;
-    if (cos_o <= -1.0f)
-        return 4.0f * pi;
-    if (theta_e == (float)HALF_PI) {
-        if (cos_o >= 0.0f)
-            return 2.0f * pi - pi * cos_o + 0.5f * pi * pi * sin_o;
-        return 2.0f * pi * (1.0f - cos_o) + pi * (pi - acos_approx(cos_o)) * sin_o;
-    }
-    float theta_o = acos_approx(cos_o);
-    float theta_w = minf(theta_o + theta_e, pi);
-    return 2.0f * pi * (1.0f - cos_o) +
-           0.5f * pi * (2.0f * (theta_w - theta_o) * sin_o - cosf(theta_o - 2.0f * theta_w) + cos_o);
-}
-
-/* Surface area, each side lengthened by `pad`: points in a line still have a size. */
-static float box_measure(const float lo[4], const float hi[4], float pad)
-{
-    float dx = hi[0] - lo[0] + pad, dy = hi[1] - lo[1] + pad, dz = hi[2] - lo[2] + pad;
-    return dx * dy + dy * dz + dz * dx;
-}
-
-static float bounds_cost(const Bounds* b, float pad)
-{
-    Cone c = bounds_cone(b);
-    return (float)b->power * orientation_measure(c.cos_o, c.sin_o, b->hi[3]) * box_measure(b->lo, b->hi, pad);
-}
-
-/* Node `index` over the set bd with cone c (bounds_cone(bd), or a leaf's own). */
-static void write_node(RsFloat4* nodes, uint32_t index, const Bounds* bd, Cone c)
-{
-    float power = (float)bd->power;
-    power = power < FLT_MIN ? FLT_MIN : (power > POWER_MAX ? POWER_MAX : power);
-    float theta_e = bd->hi[3];
-    float cos_e = theta_e == (float)HALF_PI ? 0.0f : (float)cos((double)theta_e);
-    RsFloat4* n = nodes + 4 * (size_t)index;
-    n[0] = rs_float4(bd->lo[0], bd->lo[1], bd->lo[2], power);
-    n[1] = rs_float4(bd->hi[0], bd->hi[1], bd->hi[2], c.cos_o);
-    n[2] = rs_float4(c.axis[0], c.axis[1], c.axis[2], cos_e);
-    n[3] = rs_float4(0.0f, rs_uint_as_float(bd->ahi[3] > 0.0f ? RS_LIGHT_TREE_TWO_SIDED : 0u), c.sin_o, 0.0f);
-}
-
-static void bounds_of(const TreeLight* lights, uint32_t begin, uint32_t end, Bounds* out)
-{
-    bounds_empty(out);
-    for (uint32_t i = begin; i < end; ++i)
-        bounds_add(out, &lights[i]);
-}
-
-static float twice_centre(const TreeLight* l, int axis) { return l->lo[axis] + l->hi[axis]; }
-
-static int widest_axis(const float lo[4], const float hi[4])
-{
-    float x = hi[0] - lo[0], y = hi[1] - lo[1], z = hi[2] - lo[2];
-    return x >= y && x >= z ? 0 : (y >= z ? 1 : 2);
+    atomic_store(&b->next, 0u);
+    if (b->pool)
+        rs_pool_run(b->pool, task, b);
+    else
+        task(b, 0, 1);
 }
 
 /* Quickselect: lights[begin..mid) before lights[mid..end) by centre on `axis`. */
@@ -261,70 +106,6 @@ static void select_median(TreeLight* lights, uint32_t begin, uint32_t end, uint3
     }
 }
 
-/* The best split of src[begin..end) (bounds `node`) by the cost of Conty Estevez & Kulla:
- * power * M_Omega * area summed over the two sides, over BINS bins of the centres along their
- * widest axis. Copies the range into dst[begin..end), the first side first, and returns where
- * the second starts, with both sides' bounds; returns `begin` (nothing copied) when the centres
- * do not spread. */
-static uint32_t split_sah(Worker* w, const TreeLight* src, TreeLight* dst, uint32_t begin, uint32_t end,
-                          const Bounds* node, Bounds* left, Bounds* right)
-{
-    uint32_t count = end - begin;
-    int k = widest_axis(node->slo, node->shi);
-    float lo = node->slo[k], scale = (float)BINS * (1.0f - 1e-6f) / (node->shi[k] - lo);
-    if (!(node->shi[k] > lo) || !isfinite(scale)) /* no spread, or one too small to divide by */
-        return begin;
-    Bounds* bins = w->bins;
-    for (int i = 0; i < BINS; ++i)
-        bounds_empty(&bins[i]);
-    for (uint32_t i = begin; i < end; ++i) {
-        int bin = (int)((twice_centre(&src[i], k) - lo) * scale);
-        bounds_add(&bins[bin < 0 ? 0 : (bin >= BINS ? BINS - 1 : bin)], &src[i]);
-    }
-    float extent = 0.0f;
-    for (int a = 0; a < 3; ++a)
-        extent = maxf(extent, node->hi[a] - node->lo[a]);
-    float pad = 1e-3f * extent;
-    float after[BINS]; /* the cost of bins i + 1.. */
-    Bounds acc;
-    bounds_empty(&acc);
-    for (int i = BINS - 1; i > 0; --i) {
-        if (bins[i].count)
-            bounds_merge(&acc, &bins[i]);
-        after[i - 1] = bins[i].count ? bounds_cost(&acc, pad) : (i + 1 < BINS ? after[i] : 0.0f);
-    }
-    float best = INFINITY;
-    int best_bin = -1;
-    bounds_empty(&acc);
-    for (int i = 0; i + 1 < BINS; ++i) {
-        if (!bins[i].count) /* the same split as the one before */
-            continue;
-        bounds_merge(&acc, &bins[i]);
-        if (acc.count == count)
-            break;
-        float cost = bounds_cost(&acc, pad) + after[i];
-        if (cost < best) {
-            best = cost;
-            best_bin = i;
-        }
-    }
-    if (best_bin < 0)
-        return begin;
-    bounds_empty(left);
-    bounds_empty(right);
-    for (int n = 0; n < BINS; ++n)
-        bounds_merge(n <= best_bin ? left : right, &bins[n]);
-    uint32_t first = begin, second = begin + left->count;
-    for (uint32_t i = begin; i < end; ++i) { /* the bins' own arithmetic: each light goes where it was counted */
-        int bin = (int)((twice_centre(&src[i], k) - lo) * scale);
-        uint32_t to_first = 0u - (uint32_t)(bin <= best_bin); /* a mask, not a branch */
-        dst[(first & to_first) | (second & ~to_first)] = src[i];
-        first -= to_first;
-        second += 1u + to_first;
-    }
-    return begin + left->count;
-}
-
 /* Halves lights[begin..end) by count, at the median centre on the widest axis. */
 static uint32_t split_median(TreeLight* lights, uint32_t begin, uint32_t end)
 {
@@ -341,6 +122,15 @@ static uint32_t split_median(TreeLight* lights, uint32_t begin, uint32_t end)
     return mid;
 }
 
+/* The two sides' bounds of a binned split after bin `last`. */
+static void sides_of(const Bounds* bins, int last, Bounds* left, Bounds* right)
+{
+    bounds_empty(left);
+    bounds_empty(right);
+    for (int i = 0; i < BINS; ++i)
+        bounds_merge(i <= last ? left : right, &bins[i]);
+}
+
 /* Splits lights[begin..end) of buffer *buf (more than one) and returns where the second child
  * starts; *buf becomes the children's buffer. With `known` (the bounds, which the binned split
  * needs first) the children's bounds go to *left and *right when found, else those are NULL. */
@@ -352,17 +142,20 @@ static uint32_t split(const Build* b, Worker* w, uint32_t* buf, uint32_t begin, 
     *left = *right = NULL;
     if (end - begin == 2) /* nothing to choose */
         return begin + 1;
-    uint32_t mid = begin;
-    if (known && end - begin > SAH_MIN && depth < MEDIAN_DEPTH) {
-        mid = split_sah(w, lights, b->buffers[!*buf], begin, end, known, left_store, right_store);
-        if (mid != begin) {
+    Binning bn;
+    if (known && end - begin > SAH_MIN && depth < MEDIAN_DEPTH && binning_of(known, &bn)) {
+        bin_lights(lights, b->ids, begin, end, &bn, w->bins);
+        int last = best_split(w->bins, known);
+        if (last >= 0) {
+            sides_of(w->bins, last, left_store, right_store);
+            scatter(lights, b->buffers[!*buf], b->ids, begin, end, last, begin, begin + left_store->count);
             *buf = !*buf;
             *left = left_store;
             *right = right_store;
-            return mid;
+            return begin + left_store->count;
         }
     }
-    mid = split_median(lights, begin, end);
+    uint32_t mid = split_median(lights, begin, end);
     if (want_bounds) {
         bounds_of(lights, begin, mid, left_store);
         bounds_of(lights, mid, end, right_store);
@@ -407,78 +200,151 @@ static void build_node(const Build* b, Worker* w, uint32_t buf, uint32_t begin, 
     b->nodes[4 * (size_t)index + 3].x = rs_uint_as_float(second);
 }
 
-/* The top of the tree, on the calling thread: as build_node, but a node of at most
- * b->subtree_max lights is left to the workers (Subtree), and every node's bounds are known
- * (found by its parent's split), so it is written before its subtrees are built. */
-static void build_top(Build* b, uint32_t buf, uint32_t begin, uint32_t end, const Bounds* known, uint32_t depth,
-                      uint64_t path, uint32_t index)
-{
-    if (depth > b->workers[0].depth)
-        b->workers[0].depth = depth;
-    if (end - begin <= b->subtree_max) { /* its worker finds its bounds again: one pass */
-        Subtree t = {buf, begin, end, depth, index, path};
-        b->subtrees[b->subtree_count++] = t;
-        return;
-    }
-    Bounds left_store, right_store;
-    const Bounds *left, *right;
-    uint32_t mid = split(b, &b->workers[0], &buf, begin, end, known, depth, &left_store, &right_store, &left, &right, 1);
-    uint32_t second = index + 2 * (mid - begin);
-    write_node(b->nodes, index, known, bounds_cone(known));
-    b->nodes[4 * (size_t)index + 3].x = rs_uint_as_float(second);
-    build_top(b, buf, begin, mid, left, depth + 1, path, index + 1);
-    build_top(b, buf, mid, end, right, depth + 1, path | ((uint64_t)1 << depth), second);
-}
-
 static void subtree_task(void* ctx, uint32_t worker, uint32_t workers)
 {
     (void)workers;
     Build* b = ctx;
-    for (;;) {
-        uint32_t i = atomic_fetch_add(&b->next, 1u);
-        if (i >= b->subtree_count)
-            return;
-        const Subtree* t = &b->subtrees[i];
-        Bounds bounds, got;
-        bounds_of(b->buffers[t->buf], t->begin, t->end, &bounds);
-        build_node(b, &b->workers[worker], t->buf, t->begin, t->end, &bounds, t->depth, t->path, t->index, &got);
+    for (uint32_t i; (i = atomic_fetch_add(&b->next, 1u)) < b->subtree_count;) {
+        const Node* t = &b->subtrees[i];
+        Bounds got;
+        build_node(b, &b->workers[worker], t->buf, t->begin, t->end, &t->bounds, t->depth, t->path, t->index, &got);
     }
 }
 
-/* The whole tree over lights[0..n) (buffer 0): its top on this thread, then its subtrees on a
- * pool's workers when there are enough lights to pay for starting one. The tree is the same
- * whoever builds which subtree. */
-static int build_tree(Build* b, uint32_t n, uint32_t threads, RsError* err)
+/* Largest first, so that no worker is left with a big one at the end. */
+static int larger_first(const void* a, const void* b)
 {
-    Bounds root;
-    bounds_of(b->buffers[0], 0, n, &root);
-    uint32_t workers = n >= PARALLEL_MIN ? (threads ? threads : rs_cpu_count()) : 1;
-    RsThreadPool* pool = NULL;
-    if (workers > 1) {
-        pool = rs_pool_create(workers, err);
-        if (!pool)
-            return -1;
-        workers = rs_pool_size(pool);
+    const Node *x = a, *y = b;
+    uint32_t nx = x->end - x->begin, ny = y->end - y->begin;
+    return nx != ny ? (nx < ny ? 1 : -1) : (x->index < y->index ? -1 : 1);
+}
+
+static void bin_task(void* ctx, uint32_t worker, uint32_t workers)
+{
+    (void)worker, (void)workers;
+    Build* b = ctx;
+    for (uint32_t i; (i = atomic_fetch_add(&b->next, 1u)) < b->chunk_count;) {
+        Chunk* c = &b->chunks[i];
+        const Node* t = &b->level[c->node];
+        bin_lights(b->buffers[t->buf], b->ids, c->begin, c->end, &t->bn, c->bins);
     }
-    b->workers = calloc(workers, sizeof *b->workers);
-    b->worker_count = b->workers ? workers : 0;
-    /* about 8 subtrees a worker, so that an uneven split does not leave one worker the rest */
-    b->subtree_max = workers > 1 ? n / (8 * workers) : n;
-    if (b->subtree_max < SAH_MIN + 1)
-        b->subtree_max = SAH_MIN + 1;
-    b->subtrees = malloc(n * sizeof *b->subtrees); /* as many as lights, should the splits be lopsided */
-    if (!b->workers || !b->subtrees) {
-        rs_pool_destroy(pool);
-        return rs_error_set(err, "out of memory building the light tree (%u lights)", n);
+}
+
+static void scatter_task(void* ctx, uint32_t worker, uint32_t workers)
+{
+    (void)worker, (void)workers;
+    Build* b = ctx;
+    for (uint32_t i; (i = atomic_fetch_add(&b->next, 1u)) < b->chunk_count;) {
+        const Chunk* c = &b->chunks[i];
+        const Node* t = &b->level[c->node];
+        if (t->last >= 0)
+            scatter(b->buffers[t->buf], b->buffers[!t->buf], b->ids, c->begin, c->end, t->last, c->first, c->second);
     }
-    atomic_init(&b->next, 0u);
-    build_top(b, 0, 0, n, &root, 0, 0, 0);
-    if (pool)
-        rs_pool_run(pool, subtree_task, b);
-    else
-        subtree_task(b, 0, 1);
-    rs_pool_destroy(pool);
+}
+
+/* Splits top node t, whose chunks are binned, and returns where its second child starts, with
+ * both children's bounds; when binned (t->last >= 0) the copy is left to scatter_task, which
+ * finds where each chunk's sides go in the chunk. */
+static uint32_t split_top(Build* b, Node* t, Bounds* left, Bounds* right)
+{
+    t->last = -1;
+    Bounds bins[BINS];
+    if (t->ok) {
+        for (int i = 0; i < BINS; ++i)
+            bounds_empty(&bins[i]);
+        for (uint32_t c = t->first_chunk; c < t->chunk_end; ++c)
+            for (int i = 0; i < BINS; ++i)
+                bounds_merge(&bins[i], &b->chunks[c].bins[i]);
+        t->last = best_split(bins, &t->bounds);
+    }
+    if (t->last < 0) {
+        uint32_t mid = split_median(b->buffers[t->buf], t->begin, t->end);
+        bounds_of(b->buffers[t->buf], t->begin, mid, left);
+        bounds_of(b->buffers[t->buf], mid, t->end, right);
+        return mid;
+    }
+    sides_of(bins, t->last, left, right);
+    uint32_t first = t->begin, second = t->begin + left->count;
+    for (uint32_t c = t->first_chunk; c < t->chunk_end; ++c) {
+        Chunk* ch = &b->chunks[c];
+        ch->first = first;
+        ch->second = second;
+        for (int i = 0; i < BINS; ++i)
+            *(i <= t->last ? &first : &second) += ch->bins[i].count;
+    }
+    return t->begin + left->count;
+}
+
+static int push_subtree(Build* b, const Node* t, RsError* err)
+{
+    if (b->subtree_count == b->subtree_cap) {
+        uint32_t cap = b->subtree_cap ? 2 * b->subtree_cap : 64;
+        Node* grown = realloc(b->subtrees, cap * sizeof *grown);
+        if (!grown)
+            return rs_error_set(err, "out of memory building the light tree");
+        b->subtrees = grown;
+        b->subtree_cap = cap;
+    }
+    b->subtrees[b->subtree_count++] = *t;
     return 0;
+}
+
+/* The top of the tree, a level at a time: every node of more than subtree_max lights is binned
+ * and copied in chunks by all workers, and written (its bounds are known: its parent's split
+ * found them); smaller nodes become subtrees. */
+static int build_top(Build* b, RsError* err)
+{
+    while (b->level_count) {
+        Node* next = b->spare;
+        b->chunk_count = 0;
+        for (uint32_t j = 0; j < b->level_count; ++j) {
+            Node* t = &b->level[j];
+            t->ok = t->depth < MEDIAN_DEPTH && binning_of(&t->bounds, &t->bn);
+            t->first_chunk = b->chunk_count;
+            for (uint32_t s = t->begin; t->ok && s < t->end; s += CHUNK) {
+                Chunk* c = &b->chunks[b->chunk_count++];
+                c->node = j;
+                c->begin = s;
+                c->end = t->end - s > CHUNK ? s + CHUNK : t->end;
+            }
+            t->chunk_end = b->chunk_count;
+        }
+        run_all(b, bin_task);
+        uint32_t next_count = 0;
+        for (uint32_t j = 0; j < b->level_count; ++j) {
+            Node* t = &b->level[j];
+            if (t->depth > b->workers[0].depth)
+                b->workers[0].depth = t->depth;
+            Node kids[2];
+            uint32_t mid = split_top(b, t, &kids[0].bounds, &kids[1].bounds);
+            uint32_t second = t->index + 2 * (mid - t->begin);
+            write_node(b->nodes, t->index, &t->bounds, bounds_cone(&t->bounds));
+            b->nodes[4 * (size_t)t->index + 3].x = rs_uint_as_float(second);
+            for (int k = 0; k < 2; ++k) {
+                Node* kid = &kids[k];
+                kid->buf = t->last >= 0 ? !t->buf : t->buf;
+                kid->begin = k ? mid : t->begin;
+                kid->end = k ? t->end : mid;
+                kid->depth = t->depth + 1;
+                kid->index = k ? second : t->index + 1;
+                kid->path = k ? t->path | ((uint64_t)1 << t->depth) : t->path;
+                if (kid->end - kid->begin > b->subtree_max)
+                    next[next_count++] = *kid;
+                else if (push_subtree(b, kid, err))
+                    return -1;
+            }
+        }
+        run_all(b, scatter_task);
+        b->spare = b->level;
+        b->level = next;
+        b->level_count = next_count;
+    }
+    return 0;
+}
+
+static int in_tree(const Build* b, uint32_t entry)
+{
+    return b->power[entry] > 0.0 && isfinite(b->power[entry]) && entry != b->view->env_light;
 }
 
 static void set_axis(TreeLight* l, RsVec3 n, int two_sided)
@@ -543,6 +409,101 @@ static void describe_light(const RsSceneView* v, uint32_t entry, double power, T
     set_axis(l, axis, two_sided);
 }
 
+/* Describes the tree's lights of a chunk of table entries into their slots of buffer 0 (from
+ * c->first on), zeroes the chunk's trails and sums its lights' bounds into c->bins[0]. */
+static void describe_task(void* ctx, uint32_t worker, uint32_t workers)
+{
+    (void)worker, (void)workers;
+    Build* b = ctx;
+    for (uint32_t i; (i = atomic_fetch_add(&b->next, 1u)) < b->chunk_count;) {
+        Chunk* c = &b->chunks[i];
+        memset(b->trails + c->begin, 0, (c->end - c->begin) * sizeof *b->trails);
+        bounds_empty(&c->bins[0]);
+        TreeLight* out = b->buffers[0] + c->first;
+        for (uint32_t e = c->begin; e < c->end; ++e)
+            if (in_tree(b, e)) {
+                describe_light(b->view, e, b->power[e], out);
+                bounds_add(&c->bins[0], out++);
+            }
+    }
+}
+
+/* Everything but the lights' records: the pool (when there are enough lights to pay for
+ * starting one), the workers, the chunks, the top's levels. */
+static int start_build(Build* b, uint32_t count, uint32_t n, uint32_t threads, RsError* err)
+{
+    uint32_t workers = threads ? threads : rs_cpu_count();
+    if (workers > n / PER_WORKER)
+        workers = n / PER_WORKER > 1 ? n / PER_WORKER : 1;
+    if (workers > 1) {
+        b->pool = rs_pool_create(workers, err);
+        if (!b->pool)
+            return -1;
+        workers = rs_pool_size(b->pool);
+    }
+    b->workers = calloc(workers, sizeof *b->workers);
+    b->worker_count = b->workers ? workers : 0;
+    /* about 256 subtrees, whatever the number of workers, so that the tree does not depend on it
+     * and an uneven split does not leave one worker the rest */
+    b->subtree_max = n / 256 > SUBTREE_MIN ? n / 256 : SUBTREE_MIN;
+    uint32_t level_max = n / (b->subtree_max + 1) + 1; /* a level's nodes hold more lights each */
+    uint32_t entry_chunks = (count + ENTRY_CHUNK - 1) / ENTRY_CHUNK;
+    uint32_t chunk_max = n / CHUNK + level_max;
+    b->chunks = malloc((chunk_max > entry_chunks ? chunk_max : entry_chunks) * sizeof *b->chunks);
+    b->level = malloc(2 * (size_t)level_max * sizeof *b->level);
+    b->spare = b->level ? b->level + level_max : NULL;
+    b->ids = malloc(n);
+    if (!b->workers || !b->chunks || !b->level || !b->ids)
+        return rs_error_set(err, "out of memory building the light tree (%u lights)", n);
+    return 0;
+}
+
+static void end_build(Build* b)
+{
+    rs_pool_destroy(b->pool);
+    free(b->buffers[0]);
+    free(b->ids);
+    free(b->workers);
+    free(b->chunks);
+    free(b->level < b->spare ? b->level : b->spare);
+    free(b->subtrees);
+}
+
+/* The whole tree: the lights described, the top a level at a time, then the subtrees. */
+static int build_tree(Build* b, uint32_t count, uint32_t n, uint32_t threads, RsError* err)
+{
+    if (start_build(b, count, n, threads, err))
+        return -1;
+    b->chunk_count = 0;
+    for (uint32_t e = 0, slot = 0; e < count; e += ENTRY_CHUNK) {
+        Chunk* c = &b->chunks[b->chunk_count++];
+        c->begin = e;
+        c->end = count - e > ENTRY_CHUNK ? e + ENTRY_CHUNK : count;
+        c->first = slot;
+        for (uint32_t i = c->begin; i < c->end; ++i)
+            slot += (uint32_t)in_tree(b, i);
+    }
+    run_all(b, describe_task);
+    if (!n)
+        return 0;
+    Node root;
+    memset(&root, 0, sizeof root);
+    bounds_empty(&root.bounds);
+    for (uint32_t c = 0; c < b->chunk_count; ++c) /* in order: the same sum for any number of threads */
+        bounds_merge(&root.bounds, &b->chunks[c].bins[0]);
+    root.end = n;
+    if (n > b->subtree_max) {
+        b->level[0] = root;
+        b->level_count = 1;
+    } else if (push_subtree(b, &root, err))
+        return -1;
+    if (build_top(b, err))
+        return -1;
+    qsort(b->subtrees, b->subtree_count, sizeof *b->subtrees, larger_first);
+    run_all(b, subtree_task);
+    return 0;
+}
+
 int rs_light_tree_build(RsLightTree* tree, const RsSceneView* view, const double* power, uint32_t threads,
                         RsError* err)
 {
@@ -551,15 +512,8 @@ int rs_light_tree_build(RsLightTree* tree, const RsSceneView* view, const double
         return rs_error_set(err, "too many lights for the light tree (%u; at most %u)", count, MAX_LIGHTS - 1);
     Build b;
     memset(&b, 0, sizeof b);
-    b.buffers[0] = rs_alloc_aligned(2 * (size_t)count, sizeof(TreeLight), 64);
-    b.buffers[1] = b.buffers[0] ? b.buffers[0] + count : NULL;
-    tree->trails = rs_alloc_aligned(count, sizeof(uint64_t), 16);
-    tree->nodes = rs_alloc_aligned(count ? 8 * (size_t)count : 4, sizeof(RsFloat4), 64);
-    if (!b.buffers[0] || !tree->trails || !tree->nodes) {
-        free(b.buffers[0]);
-        return rs_error_set(err, "out of memory building the light tree (%u lights)", count);
-    }
-    memset(tree->trails, 0, count * sizeof(uint64_t));
+    b.view = view;
+    b.power = power;
     uint32_t n = 0;
     double tree_power = 0.0, env_power = 0.0;
     for (uint32_t i = 0; i < count; ++i) {
@@ -569,25 +523,29 @@ int rs_light_tree_build(RsLightTree* tree, const RsSceneView* view, const double
             env_power = power[i];
             continue;
         }
-        describe_light(view, i, power[i], &b.buffers[0][n++]);
+        ++n;
         tree_power += power[i];
     }
     /* the environment's share of the power, as RS_LIGHT_SELECT_POWER gives it */
     tree->env_prob = env_power > 0.0 ? (n ? (float)(env_power / (env_power + tree_power)) : 1.0f) : 0.0f;
+    b.buffers[0] = rs_alloc_aligned(n ? 2 * (size_t)n : 1, sizeof(TreeLight), 64);
+    b.buffers[1] = b.buffers[0] ? b.buffers[0] + n : NULL;
+    tree->trails = rs_alloc_aligned(count ? count : 1, sizeof(uint64_t), 16);
+    tree->nodes = rs_alloc_aligned(n ? 8 * (size_t)n : 4, sizeof(RsFloat4), 64);
     int failed = 0;
-    if (n) {
+    if (!b.buffers[0] || !tree->trails || !tree->nodes)
+        failed = rs_error_set(err, "out of memory building the light tree (%u lights)", count);
+    else {
         b.nodes = tree->nodes;
         b.trails = tree->trails;
-        failed = build_tree(&b, n, threads, err);
+        failed = build_tree(&b, count, n, threads, err);
     }
     tree->node_count = n ? 2 * n - 1 : 0;
     tree->depth = 0;
     for (uint32_t w = 0; b.workers && w < b.worker_count; ++w)
         if (b.workers[w].depth > tree->depth)
             tree->depth = b.workers[w].depth;
-    free(b.buffers[0]);
-    free(b.workers);
-    free(b.subtrees);
+    end_build(&b);
     return failed;
 }
 

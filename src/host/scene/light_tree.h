@@ -2,7 +2,7 @@
  * over the emitters of the light table with power and orientation bounds, and each light's
  * trail to its leaf.
  *
- * Host C11 + C11 atomics (a thread pool builds the subtrees). Called by rs_light_select_build
+ * Host C11 + C11 atomics (every pass runs on a thread pool). Called by rs_light_select_build
  * (light_select.c), which times it and keeps the tree in its RsLightSelect. Top-down, one light per leaf; a node of more than 16 lights
  * is split at the best of 12 bins of its lights' centres along their widest axis by the cost of
  * Conty Estevez & Kulla 2018 (power times orientation measure times surface area, summed over
