@@ -64,12 +64,14 @@ static void report_progress(uint64_t done_paths, uint64_t total_paths, uint64_t 
     fflush(stderr);
 }
 
-/* Saves the film; a failure is a warning (the render goes on, its images are still written). */
+/* Saves the film; a failure is a warning (the render goes on, its images are still written).
+ * nonfinite: the samples dropped by this run (base holds those of a resumed checkpoint). */
 static int save_checkpoint(RsRenderer* renderer, const char* path, const RsCheckpointHeader* base,
-                           const RsImageSettings* settings, uint64_t paths_done)
+                           const RsImageSettings* settings, uint64_t paths_done, uint64_t nonfinite)
 {
     RsCheckpointHeader h = *base;
     h.paths_done = paths_done;
+    h.nonfinite_paths = base->nonfinite_paths + nonfinite;
     size_t entries = (size_t)h.width * h.height * h.film_planes;
     RsFloat4* film = malloc(entries * sizeof *film);
     RsError err = {{0}};
@@ -114,7 +116,7 @@ static void save_on_request(RsRenderer* renderer, const RsRenderArgs* a, const R
     else if (cl->size > 1)
         rs_cli_note("asked to save (%s): under mpirun the checkpoint is saved at the end and on an interrupt "
                     "only; the render goes on", name);
-    else if (save_checkpoint(renderer, a->checkpoint, ck, settings, done) == 0)
+    else if (save_checkpoint(renderer, a->checkpoint, ck, settings, done, rs_renderer_stats(renderer).nonfinite_paths) == 0)
         rs_cli_note("saved %s (%s); the render goes on", a->checkpoint, name);
 }
 
@@ -211,7 +213,8 @@ static void render_tick(void* ctx)
     /* under mpirun the film is gathered once, at the end (or on an interrupt) */
     if (p->args->checkpoint && p->cluster->size == 1 && now - p->last_checkpoint >= (double)p->args->checkpoint_every &&
         done < p->total) {
-        save_checkpoint(p->renderer, p->args->checkpoint, p->checkpoint, p->settings, done);
+        save_checkpoint(p->renderer, p->args->checkpoint, p->checkpoint, p->settings, done,
+                        rs_renderer_stats(p->renderer).nonfinite_paths);
         p->last_checkpoint = now;
     }
 }
@@ -377,6 +380,7 @@ static int render_main(RsRenderArgs* args, RsCluster* cl)
         rs_image_settings_free(&made);
         /* paths visited: with the AOV planes, the albedo plane counts them (adaptive sampling's
            stopped pixels hold fewer samples than visits; kernel/film/adaptive.h) */
+        ck.nonfinite_paths = got.nonfinite_paths; /* the whole render's count goes on from there */
         double counted = 0.0;
         for (uint64_t i = 0; i < pixels; ++i)
             counted += ck.film_planes > 1 ? rs_adaptive_visits(film[RS_PLANE_ALBEDO * pixels + i].w) : film[i].w;
@@ -458,9 +462,9 @@ static int render_main(RsRenderArgs* args, RsCluster* cl)
     }
     /* never a silent black pixel: say how many samples were numerical accidents (dropped by
      * accumulate, kernel/stages/stage_accumulate.h), even with --quiet */
-    if (s.nonfinite_paths > 0)
+    if (s.nonfinite_paths + ck.nonfinite_paths > 0)
         rs_cli_warning("%llu non-finite samples were dropped (each counted as a sample with no radiance)",
-                       (unsigned long long)s.nonfinite_paths);
+                       (unsigned long long)(s.nonfinite_paths + ck.nonfinite_paths));
     /* the time limit (and no interrupt) ended it: a finished render of fewer samples */
     int timed_out = traced == RS_WAVEFRONT_STOPPED && progress.limit.reached && rs_interrupt_count() == 0;
     if (!timed_out && (traced != 0 || done_paths < total)) {
@@ -469,7 +473,7 @@ static int render_main(RsRenderArgs* args, RsCluster* cl)
             rs_cli_error("%s", err.message);
         report_film(renderer, traced < 0 ? "failed" : "interrupted", pixels, ck.film_planes, rd.spp);
         if (a.checkpoint && done_paths > progress.first &&
-            save_checkpoint(renderer, a.checkpoint, &ck, &settings, done_paths) == 0)
+            save_checkpoint(renderer, a.checkpoint, &ck, &settings, done_paths, s.nonfinite_paths) == 0)
             rs_cli_note("saved %s; continue with --resume %s", a.checkpoint, a.checkpoint);
         if (done_paths > 0)
             rs_render_write_outputs(renderer, rd.width, rd.height, &a, &settings, 1);
@@ -483,7 +487,8 @@ static int render_main(RsRenderArgs* args, RsCluster* cl)
         snprintf(stopped, sizeof stopped, "stopped at %s", what);
         report_film(renderer, stopped, pixels, ck.film_planes, rd.spp);
     }
-    if (a.checkpoint && save_checkpoint(renderer, a.checkpoint, &ck, &settings, done_paths) == 0 && timed_out &&
+    if (a.checkpoint && save_checkpoint(renderer, a.checkpoint, &ck, &settings, done_paths, s.nonfinite_paths) == 0 &&
+        timed_out &&
         done_paths < total)
         rs_cli_note("saved %s; continue with --resume %s", a.checkpoint, a.checkpoint);
     if (!opt->quiet)

@@ -14,7 +14,7 @@
 
 static const char magic[8] = "RSCKPT";
 
-_Static_assert(sizeof(RsCheckpointHeader) == 48, "the checkpoint header has no padding");
+_Static_assert(sizeof(RsCheckpointHeader) == 56, "the checkpoint header has no padding");
 
 /* The largest film a render can have (RS_SCENE_MAX_RESOLUTION squared, every plane), plus the
  * header and the settings. */

@@ -37,6 +37,8 @@ typedef struct RsCheckpointHeader {
                              device stops at a prefix of the pass order, several devices each at
                              their own spans' (film_spans.h); resume reads either from the film */
     uint64_t settings_bytes; /* the settings text right after the header */
+    uint64_t nonfinite_paths; /* samples dropped as non-finite so far (stage_accumulate.h): a resumed
+                                 render reports the whole render's count */
     uint64_t checksum;
 } RsCheckpointHeader;
 
