@@ -122,7 +122,15 @@ cat >"$tmp/big.json" <<'EOF'
  "materials": [{"name": "w", "type": "diffuse", "albedo": [0.5, 0.5, 0.5]}],
  "shapes": [{"type": "mesh", "file": "big.obj", "material": "w"}]}
 EOF
-children_of() { for s in /proc/[0-9]*/stat; do awk -v p="$1" '$4 == p { print $1 }' "$s" 2>/dev/null; done; }
+# pgrep scans /proc in one process; the awk loop (one process per entry) is the fallback, too slow
+# on a loaded machine to catch a short-lived child
+children_of() {
+    if command -v pgrep >/dev/null 2>&1; then
+        pgrep -P "$1"
+    else
+        for s in /proc/[0-9]*/stat; do awk -v p="$1" '$4 == p { print $1 }' "$s" 2>/dev/null; done
+    fi
+}
 "$rs" render "$tmp/big.json" -o "$tmp/b.png" --backend cpu 2>/dev/null &
 pid=$!
 child=""
