@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "app/output_paths.h"
+#include "host/import/scene_loader.h"
 #include "git_commit.h"
 #include "host/io/file_hash.h"
 #include "host/io/safe_file.h"
@@ -222,6 +223,23 @@ int rs_bench_check_paths(const char* json, const char* csv, const char* const* s
         status = rs_path_set_check(&paths, err);
     rs_path_set_free(&paths);
     return status ? -1 : 0;
+}
+
+int rs_bench_load_scene(const char* path, const RsAccelOptions* accel, const char* json, const char* csv,
+                        RsScene* scene, RsFileList* files_read, int* clash, RsError* err)
+{
+    *clash = 0;
+    RsFileList own = {0};
+    RsFileList* files = files_read ? files_read : &own;
+    if (rs_scene_load(path, accel, scene, files, err)) {
+        rs_file_list_free(&own);
+        return -1;
+    }
+    *clash = rs_bench_check_paths(json, csv, NULL, 0, files, err) != 0;
+    rs_file_list_free(&own);
+    if (*clash)
+        rs_scene_free(scene);
+    return *clash ? -1 : 0;
 }
 
 static void csv_temp_name(const char* path, char* out, size_t size)

@@ -47,6 +47,12 @@ void rs_bench_meta_discard(BenchMeta* m);
 int rs_bench_check_paths(const char* json, const char* csv, const char* const* scenes, int scene_count,
                          const RsFileList* files_read, RsError* err);
 
+/* Loads a benchmark scene (rs_scene_load) and checks the result files against every file it
+ * read. files_read (may be NULL) keeps that list for the caller. On failure err names the file
+ * or the clash, *clash says which (a clash: nothing may be written), and the scene is empty. */
+int rs_bench_load_scene(const char* path, const RsAccelOptions* accel, const char* json, const char* csv,
+                        RsScene* scene, RsFileList* files_read, int* clash, RsError* err);
+
 /* A CSV results file written through PATH.tmp-PID, flushed by its writer after each row:
  * rs_bench_csv_close renames it to PATH (keep) or removes it. err may be NULL when not kept. */
 FILE* rs_bench_csv_open(const char* path, const char* header, RsError* err);

@@ -308,15 +308,16 @@ static int measure_scene(const RsQualityOptions* o, int index, RsQualityScene* q
     return status;
 }
 
-/* Loads a scene and settles its settings: the command line's over the scene file's; on the CPU
- * without --width/--height, 160 pixels wide. */
-static int load_scene(const RsQualityOptions* o, const char* path, RsQualityScene* qs, RsError* err)
+/* Loads a scene, checking the result files against every file it reads (*clash: they meet), and
+ * settles its settings: the command line's over the scene file's; on the CPU without
+ * --width/--height, 160 pixels wide. */
+static int load_scene(const RsQualityOptions* o, const char* path, RsQualityScene* qs, int* clash, RsError* err)
 {
     memset(qs, 0, sizeof *qs);
     qs->path = path;
     qs->renderer = rs_common_renderer_config(&o->common);
     RsAccelOptions accel = rs_common_accel(&o->common);
-    if (rs_scene_load(path, &accel, &qs->scene, &qs->files, err))
+    if (rs_bench_load_scene(path, &accel, o->json, o->csv, &qs->scene, &qs->files, clash, err))
         return -1;
     RsRenderDesc rd = qs->scene.render;
     if (!o->common.width && !o->common.height && !rs_backend_is_cuda(&o->common.backend) && rd.width > 160) {
@@ -383,10 +384,21 @@ int rs_cmd_bench_quality(int argc, char** argv)
         free(o);
         return RS_EXIT_USAGE;
     }
+    /* the result files against each other and the scenes before anything runs, then against
+     * every file each scene reads (rs_bench_load_scene); the CSV goes through a temporary name */
+    if (rs_bench_check_paths(o->json, o->csv, (const char* const*)o->scenes, o->scene_count, NULL, &err)) {
+        rs_cli_error("%s", err.message);
+        free(o);
+        return RS_EXIT_FAILURE;
+    }
     BenchMeta meta;
     FILE* csv = NULL;
     if (rs_bench_meta_open(&meta, &o->common, o->json, NULL, 0, 0, &err) ||
-        (o->csv && !(csv = fopen(o->csv, "w")) && rs_error_set(&err, "cannot write '%s'", o->csv))) {
+        (o->csv && !(csv = rs_bench_csv_open(o->csv,
+                                             "scene,configuration,external,sampler,light_sampler,noise_threshold,"
+                                             "min_spp,spp,seconds,rays,relmse,relmse_trimmed,missing_pixels,"
+                                             "nonfinite_pixels\n",
+                                             &err)))) {
         rs_cli_error("%s", err.message);
         meta.json_path = NULL; /* nothing measured: no file */
         rs_bench_meta_close(&meta, &err);
@@ -394,15 +406,11 @@ int rs_cmd_bench_quality(int argc, char** argv)
         return RS_EXIT_FAILURE;
     }
     add_meta(&meta, o);
-    if (csv)
-        fputs("scene,configuration,external,sampler,light_sampler,noise_threshold,min_spp,spp,seconds,rays,relmse,"
-              "relmse_trimmed,missing_pixels,nonfinite_pixels\n",
-              csv);
-    int status = RS_EXIT_OK;
+    int status = RS_EXIT_OK, clash = 0;
     for (int si = 0; si < o->scene_count; ++si) {
         RsQualityScene qs;
         rs_error_clear(&err);
-        if (load_scene(o, o->scenes[si], &qs, &err)) {
+        if (load_scene(o, o->scenes[si], &qs, &clash, &err)) {
             rs_cli_error("%s", err.message);
             status = RS_EXIT_FAILURE;
         } else {
@@ -412,13 +420,18 @@ int rs_cmd_bench_quality(int argc, char** argv)
         }
         rs_scene_free(&qs.scene);
         rs_file_list_free(&qs.files);
+        if (clash)
+            break; /* a result file is an input: write nothing */
     }
     rs_error_clear(&err);
-    if (csv && fclose(csv) != 0) {
-        rs_cli_error("cannot write '%s'", o->csv);
+    if (csv && rs_bench_csv_close(csv, o->csv, !clash, &err)) {
+        rs_cli_error("%s", err.message);
         status = RS_EXIT_FAILURE;
     }
-    if (rs_bench_meta_close(&meta, &err)) {
+    rs_error_clear(&err);
+    if (clash) {
+        rs_bench_meta_discard(&meta);
+    } else if (rs_bench_meta_close(&meta, &err)) {
         rs_cli_error("%s", err.message);
         status = RS_EXIT_FAILURE;
     }

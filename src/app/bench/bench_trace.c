@@ -298,14 +298,8 @@ int rs_cmd_bench_trace(int argc, char** argv)
         RsScene scene;
         RsAccelOptions accel = o.common.accel;
         rs_error_clear(&err);
-        RsFileList files_read = {0};
-        int loaded = rs_scene_load(o.scenes[si], &accel, &scene, &files_read, &err) == 0;
-        clash = loaded && rs_bench_check_paths(o.json, o.csv, NULL, 0, &files_read, &err);
-        rs_file_list_free(&files_read);
-        if (!loaded || clash) {
+        if (rs_bench_load_scene(o.scenes[si], &accel, o.json, o.csv, &scene, NULL, &clash, &err)) {
             rs_cli_error("%s", err.message);
-            if (loaded)
-                rs_scene_free(&scene);
             status = RS_EXIT_FAILURE;
             break;
         }
