@@ -105,6 +105,10 @@ RS_FN void rs_aov_record(const RsKernelParams* kp, uint32_t slot, uint32_t depth
 #define RS_FILM_SQUARE_MAX 3.40282347e38f
 
 /* sum + x * x, held at the largest float instead of overflowing to infinity */
+/* The albedo plane's w after one more pass visited its pixel: |w| + 1, the sign (stopped,
+ * adaptive.h) kept. */
+RS_FN float rs_film_visit(float w) { return w < 0.0f ? w - 1.0f : w + 1.0f; }
+
 RS_FN float rs_aov_add_square(float sum, float x) { return rs_minf(sum + x * x, RS_FILM_SQUARE_MAX); }
 
 /* Adds one path's AOVs to its pixel's planes (stage_accumulate.h): l is its radiance. */
@@ -115,7 +119,7 @@ RS_FN void rs_aov_accumulate(RsFloat4* squares, RsFloat4* albedo, RsFloat4* norm
     *squares = rs_float4(rs_aov_add_square(squares->x, l.x), rs_aov_add_square(squares->y, l.y),
                          rs_aov_add_square(squares->z, l.z), rs_aov_add_square(squares->w, lum));
     *albedo = rs_float4(albedo->x + path_albedo.x, albedo->y + path_albedo.y, albedo->z + path_albedo.z,
-                        albedo->w < 0.0f ? albedo->w - 1.0f : albedo->w + 1.0f); /* |w| + 1, the sign kept: passes visited (adaptive.h) */
+                        rs_film_visit(albedo->w));
     *normal = rs_float4(normal->x + path_normal.x, normal->y + path_normal.y, normal->z + path_normal.z,
                         normal->w + path_normal.w);
     *position = rs_float4(position->x + path_position.x, position->y + path_position.y,

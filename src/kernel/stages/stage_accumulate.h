@@ -51,7 +51,7 @@ RS_FN void rs_accumulate_stats(const RsKernelParams* kp, uint32_t lane, uint32_t
         float lum = rs_luminance(rs_xyz(l));
         sq = rs_float4(rs_aov_add_square(sq.x, l.x), rs_aov_add_square(sq.y, l.y), rs_aov_add_square(sq.z, l.z),
                        rs_aov_add_square(sq.w, lum));
-        visits = visits < 0.0f ? visits - 1.0f : visits + 1.0f;
+        visits = rs_film_visit(visits);
     }
     *squares = sq;
     book->w = visits;
