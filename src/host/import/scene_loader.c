@@ -214,10 +214,16 @@ static int sniff_pbrt(const char* head, const char* end)
 /* binary glTF 2.0 (.glb): the magic "glTF". */
 static int sniff_glb(const char* head, const char* end) { return starts_with(head, end, "glTF") ? 2 : 0; }
 
+static int load_raystream_json(const char* path, const RsSceneLoadOptions* options, RsScene* scene,
+                               RsFileList* files_read, RsError* err)
+{
+    return rs_scene_json_load(path, options->accel, scene, files_read, err);
+}
+
 /* Every format raystream knows. An importer of issue 25 fills in its row's loader (and may
  * move the row's sniffer into its folder); a new format adds a row. */
 static const RsSceneFormat formats[] = {
-    {"raystream JSON scene", {".json"}, sniff_raystream_json, rs_scene_json_load},
+    {"raystream JSON scene", {".json"}, sniff_raystream_json, load_raystream_json},
     {"Mitsuba 3 XML scene", {".xml"}, sniff_mitsuba_xml, NULL},
     {"pbrt-v4 scene", {".pbrt"}, sniff_pbrt, NULL},
     {"glTF 2.0 scene", {".gltf"}, sniff_gltf_json, NULL},
@@ -282,6 +288,16 @@ static const RsSceneFormat* choose(const char* path, const char* head, size_t si
 int rs_scene_load(const char* path, const RsAccelOptions* accel, RsScene* scene, RsFileList* files_read,
                   RsError* err)
 {
+    RsSceneLoadOptions options = {accel, -1};
+    return rs_scene_load_with(path, &options, scene, files_read, err);
+}
+
+int rs_scene_load_with(const char* path, const RsSceneLoadOptions* options, RsScene* scene, RsFileList* files_read,
+                       RsError* err)
+{
+    static const RsSceneLoadOptions defaults = {NULL, -1};
+    if (!options)
+        options = &defaults;
     rs_scene_init(scene);
     char why[256];
     FILE* f = rs_file_open_regular(path, UINT64_MAX, NULL, why, sizeof why);
@@ -297,7 +313,7 @@ int rs_scene_load(const char* path, const RsAccelOptions* accel, RsScene* scene,
     if (failure)
         return rs_error_set(err, "%s: cannot open scene: %s", path, failure);
     if (format && format->load)
-        return format->load(path, accel, scene, files_read, err);
+        return format->load(path, options, scene, files_read, err);
     char readable[512];
     readable_formats(readable, sizeof readable);
     if (!format)

@@ -18,11 +18,17 @@
 #include "host/scene/scene.h"
 #include "host/util/file_list.h"
 
-/* A loader of one format: loads and builds the scene at `path` with `accel` (NULL: the
- * default), adds every file it read to files_read (may be NULL), and on failure leaves the
- * scene empty with err naming the file. */
-typedef int (*RsSceneLoadFn)(const char* path, const RsAccelOptions* accel, RsScene* scene, RsFileList* files_read,
-                             RsError* err);
+/* What the command line asks of every loader. */
+typedef struct RsSceneLoadOptions {
+    const RsAccelOptions* accel; /* NULL: the default acceleration structure */
+    int32_t camera;              /* which of the file's cameras (glTF: --camera N); -1: the format's default */
+} RsSceneLoadOptions;
+
+/* A loader of one format: loads and builds the scene at `path` with options->accel, adds
+ * every file it read to files_read (may be NULL), and on failure leaves the scene empty with
+ * err naming the file. */
+typedef int (*RsSceneLoadFn)(const char* path, const RsSceneLoadOptions* options, RsScene* scene,
+                             RsFileList* files_read, RsError* err);
 
 /* Recognises the format of `path` and loads it with that format's loader. files_read (may be
  * NULL) gets every file the load read, as it was opened: the scene file, then meshes, MTL
@@ -31,5 +37,8 @@ typedef int (*RsSceneLoadFn)(const char* path, const RsAccelOptions* accel, RsSc
  * holds what had been read before the failure. */
 int rs_scene_load(const char* path, const RsAccelOptions* accel, RsScene* scene, RsFileList* files_read,
                   RsError* err);
+/* rs_scene_load with every option (options NULL: the defaults). */
+int rs_scene_load_with(const char* path, const RsSceneLoadOptions* options, RsScene* scene, RsFileList* files_read,
+                       RsError* err);
 
 #endif /* RS_HOST_SCENE_LOADER_H */

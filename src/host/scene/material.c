@@ -20,6 +20,10 @@ RsMaterialDesc rs_material_desc(uint32_t type)
     d.roughness_texture = RS_NO_TEXTURE;
     d.normal_map = d.bump_map = RS_NO_TEXTURE;
     d.bump_scale = 1.0f;
+    d.uv_transform[0] = d.uv_transform[4] = 1.0f;
+    d.alpha_mode = RS_ALPHA_MASK;
+    d.alpha_cutoff = 0.5f;
+    d.opacity = 1.0f;
     return d;
 }
 

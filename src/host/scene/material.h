@@ -11,6 +11,12 @@
 #include "kernel/scene/scene_data.h"
 #include "kernel/texture/texture.h"
 
+/* How a material's alpha (its alpha texture times `opacity`) cuts it out. */
+enum {
+    RS_ALPHA_MASK = 0,  /* not there where alpha < alpha_cutoff (glTF MASK, MTL map_d) */
+    RS_ALPHA_BLEND = 1  /* there with probability alpha (glTF BLEND, Mitsuba's mask): a stochastic cut-out */
+};
+
 typedef struct RsMaterialDesc {
     uint32_t type;    /* RS_MAT_* */
     RsVec3 colour;    /* diffuse albedo, mirror reflectance, glass tint, plastic base; a
@@ -29,6 +35,13 @@ typedef struct RsMaterialDesc {
     uint32_t normal_map;        /* tangent-space normals (linear RGB), or RS_NO_TEXTURE */
     uint32_t bump_map;          /* height in its first channel (linear), or RS_NO_TEXTURE */
     float bump_scale;           /* the bump map's strength (normal_map.h) */
+    /* texture coordinates every texture of the material reads at, from the surface's (u, v):
+     * u' = m[0] u + m[1] v + m[2], v' = m[3] u + m[4] v + m[5] (Mitsuba's to_uv, pbrt's
+     * uscale/vscale/udelta/vdelta, glTF's KHR_texture_transform); identity by default */
+    float uv_transform[6];
+    uint32_t alpha_mode;        /* RS_ALPHA_* */
+    float alpha_cutoff;         /* RS_ALPHA_MASK: default 0.5 */
+    float opacity;              /* multiplies the alpha texture (1 without one); 1 = opaque */
 } RsMaterialDesc;
 
 /* Defaults: colour 0.5 (diffuse and plastic) or 1, ior 1.5, smooth, black emission. */

@@ -30,6 +30,7 @@ void rs_scene_init(RsScene* scene)
     scene->render.min_spp = RS_DEFAULT_MIN_SPP;
     scene->env.zenith = rs_float4(0.0f, 0.0f, 0.0f, rs_uint_as_float(RS_ENV_CONSTANT));
     scene->accel_options = rs_accel_options_default();
+    scene->open_object = -1;
     rs_texture_set_init(&scene->textures);
 }
 
@@ -43,6 +44,10 @@ void rs_scene_free(RsScene* scene)
     rs_array_free(&scene->prims);
     rs_array_free(&scene->shading);
     rs_array_free(&scene->point_lights);
+    rs_array_free(&scene->objects);
+    rs_array_free(&scene->instances);
+    rs_array_free(&scene->object_prims);
+    rs_array_free(&scene->object_shading);
     rs_texture_set_free(&scene->textures);
     rs_env_map_free(&scene->env_map);
     rs_accel_free(&scene->accel);
@@ -187,6 +192,127 @@ int rs_scene_add_spot_light(RsScene* scene, RsVec3 position, RsVec3 axis, RsVec3
     l.b = rs_pack(intensity, cosf(cone_degrees * to_radians));
     l.c = rs_pack(rs_normalize(axis), cosf((cone_degrees - delta_degrees) * to_radians));
     return rs_array_push(&scene->point_lights, l, err);
+}
+
+int rs_scene_add_directional_light(RsScene* scene, RsVec3 direction, RsVec3 irradiance, RsError* err)
+{
+    (void)direction;
+    (void)irradiance;
+    return rs_error_set(err, "%s: directional lights are not supported yet", scene->file ? scene->file : "scene");
+}
+
+int32_t rs_scene_add_checkerboard(RsScene* scene, RsVec3 colour0, RsVec3 colour1, RsError* err)
+{
+    (void)colour0;
+    (void)colour1;
+    return rs_error_set(err, "%s: checkerboard textures are not supported yet", scene->file ? scene->file : "scene");
+}
+
+/* ---- objects and instances ---- */
+
+/* While an object is open its primitives are recorded in scene->prims (so every add call works
+ * unchanged); these swaps move the world's arrays aside and back. */
+#define RS_SWAP_ARRAYS(type, a, b)                                          \
+    do {                                                                   \
+        type* data_ = (a).data;                                            \
+        size_t count_ = (a).count, capacity_ = (a).capacity;               \
+        (a).data = (b).data, (a).count = (b).count, (a).capacity = (b).capacity; \
+        (b).data = data_, (b).count = count_, (b).capacity = capacity_;    \
+    } while (0)
+
+static void swap_prim_arrays(RsScene* scene)
+{
+    RS_SWAP_ARRAYS(RsPrim, scene->prims, scene->object_prims);
+    RS_SWAP_ARRAYS(RsShading, scene->shading, scene->object_shading);
+}
+
+int32_t rs_scene_begin_object(RsScene* scene, RsError* err)
+{
+    if (scene->open_object >= 0)
+        return rs_error_set(err, "%s: an object is already open", scene->file ? scene->file : "scene");
+    RsSceneObject object = {(uint32_t)scene->object_prims.count, 0};
+    if (rs_array_push(&scene->objects, object, err))
+        return -1;
+    scene->open_object = (int32_t)(scene->objects.count - 1);
+    swap_prim_arrays(scene);
+    return scene->open_object;
+}
+
+int rs_scene_end_object(RsScene* scene, RsError* err)
+{
+    if (scene->open_object < 0)
+        return rs_error_set(err, "%s: no object is open", scene->file ? scene->file : "scene");
+    RsSceneObject* object = &scene->objects.data[scene->open_object];
+    object->prim_count = (uint32_t)(scene->prims.count - object->first_prim);
+    scene->open_object = -1;
+    swap_prim_arrays(scene);
+    return 0;
+}
+
+/* The shading entry of object primitive i, or NULL when it has none. */
+static const RsShading* object_shading_of(const RsScene* scene, size_t i)
+{
+    if (i >= scene->object_shading.count)
+        return NULL;
+    const RsShading* s = &scene->object_shading.data[i];
+    return rs_float_as_uint(s->d.w) ? s : NULL;
+}
+
+/* For now an instance is flattened: its object's primitives are copied into the world,
+ * transformed. (The two-level acceleration structure replaces this.) */
+int rs_scene_add_instance(RsScene* scene, uint32_t object, const RsTransform* to_world, RsError* err)
+{
+    const char* file = scene->file ? scene->file : "scene";
+    if (scene->open_object >= 0)
+        return rs_error_set(err, "%s: an instance cannot be placed while an object is open", file);
+    if (object >= scene->objects.count)
+        return rs_error_set(err, "%s: instance of object %u, which does not exist", file, object);
+    RsSceneInstance instance = {object, *to_world};
+    if (rs_array_push(&scene->instances, instance, err))
+        return -1;
+    const RsSceneObject* o = &scene->objects.data[object];
+    for (uint32_t k = 0; k < o->prim_count; ++k) {
+        size_t i = o->first_prim + k;
+        const RsPrim* p = &scene->object_prims.data[i];
+        uint32_t material = rs_float_as_uint(p->a.w);
+        if (rs_float_as_uint(p->c.w) == RS_PRIM_SPHERE) {
+            RsVec3 centre = rs_transform_point(to_world, rs_xyz(p->a));
+            RsVec3 axis[3];
+            for (int a = 0; a < 3; ++a)
+                axis[a] = rs_vec3(to_world->m[0][a], to_world->m[1][a], to_world->m[2][a]);
+            float s0 = rs_length(axis[0]), s1 = rs_length(axis[1]), s2 = rs_length(axis[2]);
+            if (fabsf(s0 - s1) > 1e-4f * s0 || fabsf(s0 - s2) > 1e-4f * s0 ||
+                fabsf(rs_dot(axis[0], axis[1])) > 1e-4f * s0 * s1 || fabsf(rs_dot(axis[0], axis[2])) > 1e-4f * s0 * s2 ||
+                fabsf(rs_dot(axis[1], axis[2])) > 1e-4f * s1 * s2)
+                return rs_error_set(err, "%s: a sphere in an instance must be scaled uniformly (no shear or stretch)", file);
+            if (rs_scene_add_sphere(scene, centre, p->b.x * s0, material, err))
+                return -1;
+            continue;
+        }
+        RsVec3 v0 = rs_xyz(p->a), v1 = rs_add(v0, rs_xyz(p->b)), v2 = rs_add(v0, rs_xyz(p->c));
+        const RsShading* s = object_shading_of(scene, i);
+        RsVec3 n[3];
+        float uv[6];
+        const RsVec3* normals = NULL;
+        const float* coords = NULL;
+        if (s) {
+            uint32_t flags = rs_float_as_uint(s->d.w);
+            const RsFloat4* rows[3] = {&s->a, &s->b, &s->c};
+            for (int v = 0; v < 3; ++v) {
+                n[v] = rs_transform_normal(to_world, rs_xyz(*rows[v]));
+                uv[2 * v] = rows[v]->w;
+            }
+            uv[1] = s->d.x;
+            uv[3] = s->d.y;
+            uv[5] = s->d.z;
+            normals = (flags & RS_SHADING_NORMALS) ? n : NULL;
+            coords = (flags & RS_SHADING_UVS) ? uv : NULL;
+        }
+        if (rs_scene_add_triangle_shaded(scene, rs_transform_point(to_world, v0), rs_transform_point(to_world, v1),
+                                         rs_transform_point(to_world, v2), normals, coords, material, err))
+            return -1;
+    }
+    return 0;
 }
 
 RsSceneView rs_scene_view(const RsScene* scene)

@@ -15,6 +15,7 @@
 #include "host/scene/light_select.h"
 #include "host/scene/material.h"
 #include "host/scene/texture.h"
+#include "host/scene/transform.h"
 #include "host/util/array.h"
 #include "host/util/error.h"
 #include "host/util/name_index.h"
@@ -23,11 +24,15 @@
 #include "kernel/scene/scene_view.h"
 #include "kernel/state/kernel_params.h"
 
+enum { RS_PROJECTION_PERSPECTIVE = 0, RS_PROJECTION_ORTHOGRAPHIC = 1 };
+
 typedef struct RsCameraDesc {
     RsVec3 eye, look_at, up;
     float fov_degrees;      /* vertical */
     float aperture_radius;  /* 0: pinhole */
     float focus_distance;   /* <= 0: the distance from eye to look_at */
+    uint32_t projection;    /* RS_PROJECTION_*; perspective by default */
+    float ortho_height;     /* orthographic: the height of the view in scene units */
 } RsCameraDesc;
 
 typedef struct RsRenderDesc {
@@ -41,6 +46,17 @@ typedef struct RsRenderDesc {
     float noise_threshold;   /* adaptive sampling: a pixel stops below this error; 0 = off */
     uint32_t min_spp;        /* adaptive sampling: samples every pixel takes before it may stop */
 } RsRenderDesc;
+
+/* A mesh defined once (pbrt's ObjectBegin, Mitsuba's shapegroup, a glTF mesh) and placed by
+ * instances: its primitives are object_prims[first_prim, first_prim + prim_count). */
+typedef struct RsSceneObject {
+    uint32_t first_prim, prim_count;
+} RsSceneObject;
+
+typedef struct RsSceneInstance {
+    uint32_t object;
+    RsTransform to_world;
+} RsSceneInstance;
 
 typedef struct RsScene {
     char* file; /* where it was loaded from, for messages; NULL if built in code */
@@ -58,6 +74,15 @@ typedef struct RsScene {
     RsCutouts cutouts; /* filled by rs_scene_build when some material has an alpha texture */
     int has_cutouts;
     uint32_t skipped_degenerate; /* zero-area triangles dropped while adding */
+
+    /* Objects defined once and placed by instances (rs_scene_begin_object). While an object is
+     * open, `prims` and `shading` are the object's own (swapped with object_prims and
+     * object_shading), so every rs_scene_add_* call records into it. */
+    RS_ARRAY(RsSceneObject) objects;
+    RS_ARRAY(RsSceneInstance) instances;
+    RS_ARRAY(RsPrim) object_prims;      /* every object's primitives, object after object */
+    RS_ARRAY(RsShading) object_shading; /* empty, or one per entry of object_prims */
+    int32_t open_object;                /* the object being recorded, or -1 */
 
     RsAccelOptions accel_options; /* what rs_scene_build builds (rs_accel_options_default) */
 
@@ -93,6 +118,26 @@ int rs_scene_add_point_light(RsScene* scene, RsVec3 position, RsVec3 intensity, 
 int rs_scene_add_spot_light(RsScene* scene, RsVec3 position, RsVec3 axis, RsVec3 intensity, float cone_degrees,
                             float delta_degrees, RsError* err);
 int rs_scene_add_sphere(RsScene* scene, RsVec3 centre, float radius, uint32_t material, RsError* err);
+
+/* A light infinitely far away (Mitsuba's directional, pbrt's distant, glTF's directional):
+ * parallel rays travelling along `direction` (need not be unit, must not be zero), with
+ * `irradiance` (W/m^2 per channel) on a surface facing it. */
+int rs_scene_add_directional_light(RsScene* scene, RsVec3 direction, RsVec3 irradiance, RsError* err);
+
+/* A procedural checkerboard usable wherever an image texture is (a material's colour):
+ * colour0 where floor(2u) + floor(2v) is even, colour1 elsewhere (Mitsuba's and pbrt's
+ * checkerboard at their default scale; scale it with the material's uv_transform). Returns the
+ * texture's index, or -1. */
+int32_t rs_scene_add_checkerboard(RsScene* scene, RsVec3 colour0, RsVec3 colour1, RsError* err);
+
+/* Objects and instances. rs_scene_begin_object opens a new object and returns its index (-1 on
+ * failure: one is already open); until rs_scene_end_object, rs_scene_add_triangle*, and
+ * rs_scene_add_sphere record into the object instead of the world. rs_scene_add_instance places
+ * a closed object with `to_world`; an object with no instance is never drawn. Emissive
+ * primitives in an object are lights in every instance. */
+int32_t rs_scene_begin_object(RsScene* scene, RsError* err);
+int rs_scene_end_object(RsScene* scene, RsError* err);
+int rs_scene_add_instance(RsScene* scene, uint32_t object, const RsTransform* to_world, RsError* err);
 
 /* Acceleration structure (scene->accel_options) and light table. Fails on an empty scene. */
 int rs_scene_build(RsScene* scene, RsError* err);

@@ -13,6 +13,13 @@
 int rs_scene_build(RsScene* scene, RsError* err)
 {
     const char* file = scene->file ? scene->file : "scene";
+    if (scene->open_object >= 0)
+        return rs_error_set(err, "%s: internal error: an object is still open", file);
+    if (scene->camera.projection != RS_PROJECTION_PERSPECTIVE)
+        return rs_error_set(err, "%s: orthographic cameras are not supported yet", file);
+    for (size_t i = 0; i < scene->materials.count; ++i)
+        if (rs_material_type(&scene->materials.data[i]) == RS_MAT_THIN_DIELECTRIC)
+            return rs_error_set(err, "%s: thin dielectric materials are not supported yet", file);
     if (scene->prims.count == 0)
         return rs_error_set(err, "%s: the scene has no shapes with any area", file);
     if (scene->prims.count > 0x7fffffffu)

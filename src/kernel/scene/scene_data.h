@@ -67,6 +67,7 @@ enum {
     RS_MAT_DIELECTRIC = 2,
     RS_MAT_CONDUCTOR = 3,
     RS_MAT_PLASTIC = 4,
+    RS_MAT_THIN_DIELECTRIC = 5, /* a thin pane: reflects and passes light straight through (not yet rendered: issue 25) */
     RS_MAT_TYPE_MASK = 0xff,
     /* emission leaves both faces; otherwise only the front (geometric normal) side emits */
     RS_MAT_TWO_SIDED = 0x100

@@ -36,7 +36,7 @@ int main(void)
     test_pixel_order();
     Fixture f;
     fixture_init(&f);
-    RsCameraDesc cam = {rs_vec3(0, 1, 5), rs_vec3(0, 1, 0), rs_vec3(0, 1, 0), 60.0f, 0.0f, 0.0f};
+    RsCameraDesc cam = {rs_vec3(0, 1, 5), rs_vec3(0, 1, 0), rs_vec3(0, 1, 0), 60.0f, 0.0f, 0.0f, RS_PROJECTION_PERSPECTIVE, 0.0f};
     f.kp.camera = rs_camera_make(&cam, f.kp.width, f.kp.height);
     uint32_t pixels = f.kp.width * f.kp.height; /* 32 */
     f.kp.wave_first_path = 2ull * pixels + 5;   /* sample 2, pixel 5: not aligned to a pass */

@@ -444,8 +444,11 @@ static int read_root(const RsJsonReader* r, const cJSON* root)
         return status;
     if (rs_json_get_uint(r, root, "", "version", 1, 0, 1e9, &version))
         return -1;
-    if (version != 1)
-        return rs_json_fail(r, "version", "unsupported scene format version %u (this raystream reads version 1)", version);
+    /* version 2 added keys (objects and instances, directional lights, orthographic cameras,
+     * checkerboards, texture transforms, alpha modes) and changed none: both read alike */
+    if (version != 1 && version != 2)
+        return rs_json_fail(r, "version", "unsupported scene format version %u (this raystream reads versions 1 and 2)",
+                            version);
     const cJSON* cam = rs_json_member(r, root, "", "camera", 1, &status);
     if (!cam || read_camera(r, cam))
         return -1;
