@@ -11,6 +11,9 @@
 #include "kernel/scene/scene_data.h"
 #include "kernel/texture/texture.h"
 
+/* RsMaterialDesc.type of a material known only as kernel blocks (added by rs_scene_add_material). */
+#define RS_MATERIAL_DESC_UNKNOWN 0xffffffffu
+
 /* How a material's alpha (its alpha texture times `opacity`) cuts it out. */
 enum {
     RS_ALPHA_MASK = 0,  /* not there where alpha < alpha_cutoff (glTF MASK, MTL map_d) */

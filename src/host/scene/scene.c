@@ -41,6 +41,7 @@ void rs_scene_free(RsScene* scene)
     rs_array_free(&scene->material_names);
     rs_name_index_free(&scene->material_index);
     rs_array_free(&scene->materials);
+    rs_array_free(&scene->material_descs);
     rs_array_free(&scene->prims);
     rs_array_free(&scene->shading);
     rs_array_free(&scene->point_lights);
@@ -64,12 +65,27 @@ int32_t rs_scene_find_material(const RsScene* scene, const char* name)
 
 int32_t rs_scene_add_material(RsScene* scene, const char* name, RsMaterial m, RsError* err)
 {
+    RsMaterialDesc unknown;
+    memset(&unknown, 0, sizeof unknown);
+    unknown.type = RS_MATERIAL_DESC_UNKNOWN;
+    return rs_scene_add_material_with_desc(scene, name, m, &unknown, err);
+}
+
+int32_t rs_scene_add_material_desc(RsScene* scene, const char* name, const RsMaterialDesc* desc, RsError* err)
+{
+    return rs_scene_add_material_with_desc(scene, name, rs_material_from_desc(desc), desc, err);
+}
+
+int32_t rs_scene_add_material_with_desc(RsScene* scene, const char* name, RsMaterial m, const RsMaterialDesc* desc,
+                                        RsError* err)
+{
     if (rs_scene_find_material(scene, name) >= 0) {
         rs_error_set(err, "duplicate material name '%s'", name);
         return -1;
     }
     /* room first, so that a failure leaves names, index and materials in step */
-    if (rs_array_reserve(&scene->materials, 1, err) || rs_array_reserve(&scene->material_names, 1, err))
+    if (rs_array_reserve(&scene->materials, 1, err) || rs_array_reserve(&scene->material_names, 1, err) ||
+        rs_array_reserve(&scene->material_descs, 1, err))
         return -1;
     uint32_t position = (uint32_t)scene->materials.count;
     char* copy = strdup(name);
@@ -82,6 +98,7 @@ int32_t rs_scene_add_material(RsScene* scene, const char* name, RsMaterial m, Rs
     }
     scene->material_names.count++;
     scene->materials.data[scene->materials.count++] = m;
+    scene->material_descs.data[scene->material_descs.count++] = *desc;
     return (int32_t)position;
 }
 

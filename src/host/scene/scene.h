@@ -65,6 +65,7 @@ typedef struct RsScene {
     RsEnvironment env;
     RsEnvMap env_map; /* the image of an RS_ENV_MAP environment; its CDF is built by rs_scene_build */
     RS_ARRAY(RsMaterial) materials;
+    RS_ARRAY(RsMaterialDesc) material_descs; /* in step with materials: what the scene said (convert writes it back) */
     RS_ARRAY(char*) material_names;
     RsNameIndex material_index; /* name -> material */
     RS_ARRAY(RsPrim) prims;
@@ -102,8 +103,13 @@ typedef struct RsScene {
 void rs_scene_init(RsScene* scene);
 void rs_scene_free(RsScene* scene);
 
-/* Returns the new material's index, or -1 (duplicate name, out of memory). */
+/* Returns the new material's index, or -1 (duplicate name, out of memory). Importers use
+ * rs_scene_add_material_desc, which keeps the description (for `raystream convert`); a
+ * material added as kernel blocks only has a description of type RS_MATERIAL_DESC_UNKNOWN. */
+int32_t rs_scene_add_material_desc(RsScene* scene, const char* name, const RsMaterialDesc* desc, RsError* err);
 int32_t rs_scene_add_material(RsScene* scene, const char* name, RsMaterial m, RsError* err);
+int32_t rs_scene_add_material_with_desc(RsScene* scene, const char* name, RsMaterial m, const RsMaterialDesc* desc,
+                                        RsError* err);
 int32_t rs_scene_find_material(const RsScene* scene, const char* name);
 
 int rs_scene_add_triangle(RsScene* scene, RsVec3 v0, RsVec3 v1, RsVec3 v2, uint32_t material, RsError* err);

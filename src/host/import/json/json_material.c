@@ -337,5 +337,5 @@ int rs_json_read_material(const RsJsonReader* r, const cJSON* node, const char* 
         (d.emission_texture == RS_NO_TEXTURE && read_emission(r, node, path, name, 0, &d)) ||
         rs_json_get_bool(r, node, path, "two_sided", &d.two_sided))
         return -1;
-    return rs_scene_add_material(r->scene, name, rs_material_from_desc(&d), r->err) < 0 ? -1 : 0;
+    return rs_scene_add_material_desc(r->scene, name, &d, r->err) < 0 ? -1 : 0;
 }

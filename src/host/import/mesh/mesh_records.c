@@ -230,7 +230,7 @@ static int32_t file_material(RsScene* scene, const char* path, const char* where
     int32_t material = rs_scene_find_material(scene, full);
     RsMaterialDesc d;
     if (material < 0 && file_material_desc(scene, path, where, fm, &d, files, err) == 0)
-        material = rs_scene_add_material(scene, full, rs_material_from_desc(&d), err);
+        material = rs_scene_add_material_desc(scene, full, &d, err);
     free(full);
     return material;
 }
