@@ -254,6 +254,10 @@ void rs_common_options_apply(const RsCommonOptions* o, RsRenderDesc* r)
 
 void rs_common_warn_unlit(const RsScene* scene, const char* scene_path)
 {
+    for (size_t i = 0; i < scene->warnings.count; ++i)
+        rs_cli_warning("%s", scene->warnings.data[i]);
+    if (scene->warnings_dropped)
+        rs_cli_warning("%s: %u more warnings not shown", scene_path, scene->warnings_dropped);
     if (scene->built && scene->light_count == 0)
         rs_cli_warning("%s: the scene has no light (no emissive material on any shape, no point or spot light, and "
                        "a black or absent environment): the image will be black",

@@ -5,6 +5,8 @@
 #include "host/scene/scene.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,6 +41,9 @@ void rs_scene_free(RsScene* scene)
     for (size_t i = 0; i < scene->material_names.count; ++i)
         free(scene->material_names.data[i]);
     rs_array_free(&scene->material_names);
+    for (size_t i = 0; i < scene->warnings.count; ++i)
+        free(scene->warnings.data[i]);
+    rs_array_free(&scene->warnings);
     rs_name_index_free(&scene->material_index);
     rs_array_free(&scene->materials);
     rs_array_free(&scene->material_descs);
@@ -56,6 +61,21 @@ void rs_scene_free(RsScene* scene)
     rs_light_select_free(&scene->light_select);
     free(scene->file);
     memset(scene, 0, sizeof *scene);
+}
+
+void rs_scene_warn(RsScene* scene, const char* fmt, ...)
+{
+    char text[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    char* copy = scene->warnings.count < RS_SCENE_MAX_WARNINGS ? strdup(text) : NULL;
+    RsError ignored = {{0}};
+    if (!copy || rs_array_push(&scene->warnings, copy, &ignored)) {
+        free(copy);
+        scene->warnings_dropped++;
+    }
 }
 
 int32_t rs_scene_find_material(const RsScene* scene, const char* name)

@@ -75,6 +75,10 @@ typedef struct RsScene {
     RsCutouts cutouts; /* filled by rs_scene_build when some material has an alpha texture */
     int has_cutouts;
     uint32_t skipped_degenerate; /* zero-area triangles dropped while adding */
+    /* What an importer approximated or left out, one message each ("FILE:LINE: roughplastic:
+     * rendered as ..."): the library never prints, the commands show these after loading. */
+    RS_ARRAY(char*) warnings;
+    uint32_t warnings_dropped; /* beyond RS_SCENE_MAX_WARNINGS */
 
     /* Objects defined once and placed by instances (rs_scene_begin_object). While an object is
      * open, `prims` and `shading` are the object's own (swapped with object_prims and
@@ -96,6 +100,12 @@ typedef struct RsScene {
     RsLightSelect light_select; /* how NEE picks among the lights (light_select.h) */
     int built;
 } RsScene;
+
+#define RS_SCENE_MAX_WARNINGS 200
+
+/* Records a warning (printf-style) for the commands to show; beyond RS_SCENE_MAX_WARNINGS, or
+ * out of memory, it is only counted. */
+void rs_scene_warn(RsScene* scene, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Defaults: camera at the origin looking down -z, 40 degrees; 512x512, 16 spp, depth 8,
  * path integrator, Sobol sampler, light tree, no adaptive sampling (min spp 16), seed 0; black
