@@ -14,6 +14,12 @@
  *    reports equals what rs_light_pdf_prim / rs_light_pdf_env compute for the same point and
  *    direction (what a BSDF ray that hits the light uses for its weight); a non-emitter has 0.
  * 4. A scene without lights: no table, no environment entry, rs_light_sample finds nothing.
+ * 5. Directional lights: the table puts them after the other lights and before the
+ *    environment (the lights at infinity, from infinite_first on) with power pi R^2 E; with
+ *    both methods the probabilities sum to 1, sampling reports rs_light_select_pmf's to the
+ *    bit and its frequencies pass a chi-square test; with the tree, the lights at infinity
+ *    share the environment's fixed probability by their powers; a sample is a delta at
+ *    infinity from the direction the light comes from, with the irradiance as its radiance.
  */
 #include <stdlib.h>
 
@@ -166,6 +172,86 @@ static void test_no_lights(void)
     rs_scene_free(&s);
 }
 
+static void check_selection(const RsSceneView* v, RsVec3 p, uint32_t seed)
+{
+    RsLightContext ctx = rs_light_context(p, rs_vec3_splat(0.0f));
+    enum { N = 200000, MAX_LIGHTS = 16 };
+    double observed[MAX_LIGHTS] = {0}, expected[MAX_LIGHTS] = {0}, sum = 0.0;
+    for (uint32_t i = 0; i < v->light_count; ++i)
+        sum += rs_light_select_pmf(v, ctx, i);
+    CHECK_NEAR(sum, 1.0, 1e-5);
+    int same_pmf = 1;
+    for (uint32_t k = 0; k < N; ++k) {
+        float pmf = -1.0f;
+        uint32_t light = rs_light_select_sample(v, ctx, rs_rng(rs_rng_path_key(seed, k, 0), 0, 0), &pmf);
+        observed[light] += 1.0;
+        same_pmf &= pmf == rs_light_select_pmf(v, ctx, light);
+    }
+    for (uint32_t i = 0; i < v->light_count; ++i)
+        expected[i] = N * (double)rs_light_select_pmf(v, ctx, i);
+    CHECK(same_pmf, "method %u: sampling reports a probability other than rs_light_select_pmf's",
+          v->light_select.method);
+    double chi = rs_test_chi_square_p(observed, expected, (int)v->light_count);
+    CHECK(chi > 1e-4, "method %u: frequencies against probabilities: chi-square p = %g", v->light_select.method, chi);
+}
+
+static void test_directional(void)
+{
+    for (uint32_t method = 0; method < RS_LIGHT_SELECT_COUNT; ++method) {
+        RsError err = {{0}};
+        RsScene s;
+        rs_scene_init(&s);
+        s.render.light_sampler = method;
+        uint32_t floor = (uint32_t)rs_scene_add_material(
+            &s, "floor", rs_material_make(RS_MAT_DIFFUSE, rs_vec3_splat(0.5f), rs_vec3_splat(0.0f), 1.0f, 0), &err);
+        quad(&s, rs_vec3(0, 0, 0), 10.0f, floor, &err);
+        quad(&s, rs_vec3(-3, 4, 0), 0.5f, emitter(&s, "lamp", 4.0f, 0, &err), &err);
+        rs_scene_add_directional_light(&s, rs_vec3(0, -2, 0), rs_vec3(1.0f, 2.0f, 3.0f), &err); /* point light 0 */
+        rs_scene_add_point_light(&s, rs_vec3(0, 3, -3), rs_vec3_splat(2.0f), &err);            /* point light 1 */
+        rs_scene_add_directional_light(&s, rs_vec3(1, -1, 0), rs_vec3_splat(0.02f), &err);      /* point light 2 */
+        s.env.zenith = rs_float4(0.01f, 0.01f, 0.01f, rs_uint_as_float(RS_ENV_CONSTANT));
+        CHECK(rs_scene_add_directional_light(&s, rs_vec3_splat(0.0f), rs_vec3_splat(1.0f), &err) != 0,
+              "a directional light without a direction must be refused");
+        CHECK(rs_scene_add_directional_light(&s, rs_vec3(0, -1, 0), rs_vec3(-1.0f, 0.0f, 0.0f), &err) != 0,
+              "a negative irradiance must be refused");
+        CHECK(rs_scene_build(&s, &err) == 0, "%s", err.message);
+        RsSceneView v = rs_scene_view(&s);
+        /* the lamp's two triangles, the point light, two directional lights, the environment */
+        CHECK(v.light_count == 6 && v.infinite_first == 3 && v.env_light == 5, "table: %u lights, infinite from %u, "
+              "environment %u", v.light_count, v.infinite_first, v.env_light);
+        CHECK(rs_light_emitter(v.lights[3]) == (RS_LIGHT_POINT_BIT | 0u) &&
+              rs_light_emitter(v.lights[4]) == (RS_LIGHT_POINT_BIT | 2u), "directional lights at %x and %x",
+              rs_light_emitter(v.lights[3]), rs_light_emitter(v.lights[4]));
+        double r = 0.5 * rs_length(rs_sub(s.bounds_hi, s.bounds_lo));
+        CHECK_NEAR(rs_light_power(v.lights[3]), RS_PI * r * r * rs_luminance(rs_vec3(1.0f, 2.0f, 3.0f)),
+                   1e-5 * rs_light_power(v.lights[3]));
+        check_selection(&v, rs_vec3(0.5f, 0.0f, 0.5f), 11 + method);
+        check_selection(&v, rs_vec3(-3.0f, 3.9f, 0.0f), 13 + method);
+        if (method == RS_LIGHT_SELECT_TREE) {
+            RsLightContext ctx = rs_light_context(rs_vec3(1, 1, 1), rs_vec3_splat(0.0f));
+            double infinite = 0.0;
+            for (uint32_t i = 3; i < 6; ++i)
+                infinite += rs_light_power(v.lights[i]);
+            for (uint32_t i = 3; i < 6; ++i)
+                CHECK_NEAR(rs_light_select_pmf(&v, ctx, i),
+                           v.light_select.env_prob * rs_light_power(v.lights[i]) / infinite, 1e-6);
+        }
+        RsLightSample ls;
+        int found = 0;
+        for (uint32_t k = 0; k < 64 && !found; ++k) {
+            float u = rs_rng(rs_rng_path_key(3, k, 0), 0, 0);
+            if (rs_light_sample(&v, rs_light_context(rs_vec3(0, 0, 0), rs_vec3(0, 1, 0)), u, 0.5f, 0.5f, &ls) &&
+                ls.delta && ls.at_infinity && ls.radiance.z == 3.0f) {
+                found = 1;
+                CHECK(ls.dir.y == 1.0f && ls.radiance.x == 1.0f, "the first directional light's sample: dir "
+                      "(%g, %g, %g), radiance %g", ls.dir.x, ls.dir.y, ls.dir.z, ls.radiance.x);
+            }
+        }
+        CHECK(found, "no sample of the bright directional light in 64 tries");
+        rs_scene_free(&s);
+    }
+}
+
 int main(void)
 {
     RsScene s;
@@ -176,5 +262,6 @@ int main(void)
     test_nee_against_mis(&v);
     rs_scene_free(&s);
     test_no_lights();
+    test_directional();
     return rs_test_finish("test_light_select");
 }

@@ -70,8 +70,8 @@ RsLightSelectView rs_light_select_view(const RsLightSelect* sel)
     RsLightSelectView v;
     memset(&v, 0, sizeof v);
     v.method = sel->method;
-    v.cdf = sel->cdf;
-    v.pmf = sel->pmf;
+    v.cdf = sel->cdf ? sel->cdf : sel->tree.infinite_cdf;
+    v.pmf = sel->pmf ? sel->pmf : sel->tree.infinite_pmf;
     v.nodes = sel->tree.nodes;
     v.trails = sel->tree.trails;
     v.node_count = sel->tree.node_count;

@@ -344,7 +344,9 @@ static int build_top(Build* b, RsError* err)
 
 static int in_tree(const Build* b, uint32_t entry)
 {
-    return b->power[entry] > 0.0 && isfinite(b->power[entry]) && entry != b->view->env_light;
+    /* lights at infinity (the environment, directional lights) are picked beside the tree */
+    return b->power[entry] > 0.0 && isfinite(b->power[entry]) && entry < b->view->infinite_first &&
+           entry != b->view->env_light;
 }
 
 static void set_axis(TreeLight* l, RsVec3 n, int two_sided)
@@ -504,6 +506,34 @@ static int build_tree(Build* b, uint32_t count, uint32_t n, uint32_t threads, Rs
     return 0;
 }
 
+/* With directional lights, the lights at infinity share env_prob by power (kernel light_tree.h):
+ * a CDF within the group (its last entry exactly 1, like the power method's) and each one's
+ * probability, indexed by table entry. Without any, nothing: the environment alone takes
+ * env_prob, as it always did. */
+static int build_infinite(RsLightTree* tree, const RsSceneView* view, const double* power, double total,
+                          RsError* err)
+{
+    uint32_t count = view->light_count, first = view->infinite_first;
+    if (first >= count || (count - first == 1 && view->env_light == first) || !(total > 0.0))
+        return 0;
+    tree->infinite_cdf = calloc(count, sizeof(float));
+    tree->infinite_pmf = calloc(count, sizeof(float));
+    if (!tree->infinite_cdf || !tree->infinite_pmf)
+        return rs_error_set(err, "out of memory choosing among %u lights at infinity", count - first);
+    uint32_t last = first;
+    for (uint32_t i = first; i < count; ++i)
+        if (power[i] > 0.0 && isfinite(power[i]))
+            last = i;
+    double cumulative = 0.0;
+    for (uint32_t i = first; i < count; ++i) {
+        double share = power[i] > 0.0 && isfinite(power[i]) ? power[i] / total : 0.0;
+        cumulative += share;
+        tree->infinite_cdf[i] = i >= last ? 1.0f : (float)cumulative;
+        tree->infinite_pmf[i] = (float)(share * tree->env_prob);
+    }
+    return 0;
+}
+
 int rs_light_tree_build(RsLightTree* tree, const RsSceneView* view, const double* power, uint32_t threads,
                         RsError* err)
 {
@@ -519,8 +549,8 @@ int rs_light_tree_build(RsLightTree* tree, const RsSceneView* view, const double
     for (uint32_t i = 0; i < count; ++i) {
         if (!(power[i] > 0.0) || !isfinite(power[i]))
             continue;
-        if (i == view->env_light) {
-            env_power = power[i];
+        if (i == view->env_light || i >= view->infinite_first) {
+            env_power += power[i];
             continue;
         }
         ++n;
@@ -528,6 +558,8 @@ int rs_light_tree_build(RsLightTree* tree, const RsSceneView* view, const double
     }
     /* the environment's share of the power, as RS_LIGHT_SELECT_POWER gives it */
     tree->env_prob = env_power > 0.0 ? (n ? (float)(env_power / (env_power + tree_power)) : 1.0f) : 0.0f;
+    if (build_infinite(tree, view, power, env_power, err))
+        return -1;
     b.buffers[0] = rs_alloc_aligned(n ? 2 * (size_t)n : 1, sizeof(TreeLight), 64);
     b.buffers[1] = b.buffers[0] ? b.buffers[0] + n : NULL;
     tree->trails = rs_alloc_aligned(count ? count : 1, sizeof(uint64_t), 16);
@@ -551,6 +583,8 @@ int rs_light_tree_build(RsLightTree* tree, const RsSceneView* view, const double
 
 void rs_light_tree_free(RsLightTree* tree)
 {
+    free(tree->infinite_cdf);
+    free(tree->infinite_pmf);
     free(tree->nodes);
     free(tree->trails);
     memset(tree, 0, sizeof *tree);

@@ -20,13 +20,17 @@ typedef struct RsLightTree {
     uint64_t* trails;    /* per light, the way to its leaf */
     uint32_t node_count; /* 2n - 1 for n lights in the tree */
     uint32_t depth;      /* the deepest leaf */
-    float env_prob;      /* the probability of picking the environment */
+    float env_prob;      /* the probability of picking the environment (and directional lights) */
+    /* with directional lights: per table entry, the cumulative share and the probability of the
+     * lights at infinity (kernel/light/light_tree.h); NULL otherwise */
+    float* infinite_cdf;
+    float* infinite_pmf;
 } RsLightTree;
 
 /* Fills *tree from the light table of `view`
  * whose entries have the given powers, on `threads` threads (0: one per processor; the tree is
- * the same for any number). Entries without a positive, finite power (and the environment)
- * stay out of the tree: trail 0, never picked. */
+ * the same for any number). Entries without a positive, finite power (and the lights at
+ * infinity, picked beside the tree) stay out of it: trail 0. */
 int rs_light_tree_build(RsLightTree* tree, const RsSceneView* view, const double* power, uint32_t threads,
                         RsError* err);
 void rs_light_tree_free(RsLightTree* tree);

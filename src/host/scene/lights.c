@@ -3,11 +3,16 @@
 
 #include <stdlib.h>
 
+static int is_directional(const RsPointLight* l) { return rs_float_as_uint(l->a.w) == RS_POINT_LIGHT_DIRECTIONAL; }
+
 /* Power of a point or spot light (pbrt-v4's Phi): 4 pi I, or 2 pi I times the cone's share
- * of the sphere with the falloff band counted half. */
-static double point_light_power(const RsPointLight* l)
+ * of the sphere with the falloff band counted half; of a directional light, its irradiance on
+ * the scene's bounding disc, pi r^2 E (pbrt-v4's DistantLight::Phi). */
+static double point_light_power(const RsPointLight* l, double radius)
 {
     double intensity = rs_luminance(rs_xyz(l->b));
+    if (is_directional(l))
+        return RS_PI * radius * radius * intensity;
     if (rs_float_as_uint(l->a.w) == RS_POINT_LIGHT_SPOT)
         return 2.0 * RS_PI * intensity * (1.0 - 0.5 * ((double)l->c.w + (double)l->b.w));
     return 4.0 * RS_PI * intensity;
@@ -50,9 +55,11 @@ int rs_scene_build_lights(RsScene* scene, float scene_radius, double** power_out
     for (size_t i = 0; i < scene->prims.count; ++i)
         count += emitted_luminance(scene, &scene->materials.data[rs_prim_material(&scene->prims.data[i])]) > 0.0f;
     count += env_lum > 0.0f;
+    double r = scene_radius > 0.0f ? scene_radius : 1.0;
     for (size_t i = 0; i < scene->point_lights.count; ++i)
-        count += point_light_power(&scene->point_lights.data[i]) > 0.0;
+        count += point_light_power(&scene->point_lights.data[i], r) > 0.0;
     scene->light_count = count;
+    scene->infinite_first = count;
     scene->env_light = RS_NO_LIGHT;
     if (count == 0)
         return 0;
@@ -73,15 +80,20 @@ int rs_scene_build_lights(RsScene* scene, float scene_radius, double** power_out
         scene->lights[k] = rs_float4(rs_uint_as_float((uint32_t)i), area, (float)power[k], 0.0f);
         scene->prims.data[i].b.w = rs_uint_as_float(k++);
     }
-    for (size_t i = 0; i < scene->point_lights.count; ++i) {
-        double phi = point_light_power(&scene->point_lights.data[i]);
-        if (!(phi > 0.0))
-            continue;
-        power[k] = phi;
-        scene->lights[k++] = rs_float4(rs_uint_as_float(RS_LIGHT_POINT_BIT | (uint32_t)i), 0.0f, (float)phi, 0.0f);
+    /* point and spot lights, then (from infinite_first on) directional lights */
+    for (int directional = 0; directional < 2; ++directional) {
+        if (directional)
+            scene->infinite_first = k;
+        for (size_t i = 0; i < scene->point_lights.count; ++i) {
+            const RsPointLight* l = &scene->point_lights.data[i];
+            double phi = point_light_power(l, r);
+            if (!(phi > 0.0) || is_directional(l) != directional)
+                continue;
+            power[k] = phi;
+            scene->lights[k++] = rs_float4(rs_uint_as_float(RS_LIGHT_POINT_BIT | (uint32_t)i), 0.0f, (float)phi, 0.0f);
+        }
     }
     if (env_lum > 0.0f) {
-        double r = scene_radius > 0.0f ? scene_radius : 1.0;
         power[k] = 4.0 * RS_PI * RS_PI * r * r * env_lum;
         scene->env_light = k;
         scene->lights[k] = rs_float4(rs_uint_as_float(RS_LIGHT_ENVIRONMENT), 0.0f, (float)power[k], 0.0f);

@@ -233,9 +233,18 @@ int rs_scene_add_spot_light(RsScene* scene, RsVec3 position, RsVec3 axis, RsVec3
 
 int rs_scene_add_directional_light(RsScene* scene, RsVec3 direction, RsVec3 irradiance, RsError* err)
 {
-    (void)direction;
-    (void)irradiance;
-    return rs_error_set(err, "%s: directional lights are not supported yet", scene->file ? scene->file : "scene");
+    const char* file = scene->file ? scene->file : "scene";
+    float len = rs_length(direction);
+    if (!(len > 0.0f) || !isfinite(len))
+        return rs_error_set(err, "%s: a directional light needs a finite, non-zero direction", file);
+    if (!(irradiance.x >= 0.0f && irradiance.y >= 0.0f && irradiance.z >= 0.0f) || !isfinite(irradiance.x) ||
+        !isfinite(irradiance.y) || !isfinite(irradiance.z))
+        return rs_error_set(err, "%s: a directional light's irradiance must be finite and at least 0", file);
+    RsPointLight l;
+    l.a = rs_pack(rs_scale(direction, 1.0f / len), rs_uint_as_float(RS_POINT_LIGHT_DIRECTIONAL));
+    l.b = rs_pack(irradiance, 0.0f);
+    l.c = rs_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    return rs_array_push(&scene->point_lights, l, err);
 }
 
 int32_t rs_scene_add_checkerboard(RsScene* scene, RsVec3 colour0, RsVec3 colour1, RsError* err)
@@ -373,6 +382,7 @@ RsSceneView rs_scene_view(const RsScene* scene)
     v.env = scene->env;
     v.env_map = rs_env_map_view(&scene->env_map);
     v.env_light = scene->env_light;
+    v.infinite_first = scene->infinite_first;
     v.bounds_lo = rs_pack(scene->bounds_lo, 0.0f);
     v.bounds_hi = rs_pack(scene->bounds_hi, 0.0f);
     return v;

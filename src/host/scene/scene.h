@@ -97,6 +97,7 @@ typedef struct RsScene {
     RsFloat4* lights;   /* the light table (lights.h): light_count entries */
     uint32_t light_count;
     uint32_t env_light; /* the environment's entry, or RS_NO_LIGHT */
+    uint32_t infinite_first; /* the first entry at infinity (directional lights, the environment) */
     RsLightSelect light_select; /* how NEE picks among the lights (light_select.h) */
     int built;
 } RsScene;

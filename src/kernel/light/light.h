@@ -9,7 +9,8 @@
  * sampling found, which is what MIS needs; both sides ask light_select.h for the selection
  * probability, so they agree by construction. Point and spot lights are delta lights: one
  * direction, radiance I / d^2 (times the spot's falloff), found by NEE only, so their samples
- * are marked `delta` and take no MIS weight.
+ * are marked `delta` and take no MIS weight. A directional light is a delta light at infinity:
+ * its irradiance E plays that radiance, along the one direction it comes from.
  */
 #ifndef RS_KERNEL_LIGHT_H
 #define RS_KERNEL_LIGHT_H
@@ -112,6 +113,18 @@ RS_FN int rs_light_sample(const RsSceneView* s, RsLightContext ctx, float u_pick
     ls->delta = 0;
     if (emitter != RS_LIGHT_ENVIRONMENT && (emitter & RS_LIGHT_POINT_BIT)) {
         const RsPointLight* l = &s->point_lights[emitter & ~RS_LIGHT_POINT_BIT];
+        if (rs_float_as_uint(l->a.w) == RS_POINT_LIGHT_DIRECTIONAL) {
+            /* one direction from everywhere: E arrives as if its radiance were a delta in
+             * solid angle, so E takes the place of radiance; the shadow ray runs to infinity */
+            ls->at_infinity = 1;
+            ls->delta = 1;
+            ls->dir = rs_neg(rs_xyz(l->a));
+            ls->radiance = rs_xyz(l->b);
+            ls->pdf = select_pdf;
+            ls->point.p = ls->point.n = ls->point.error = rs_vec3_splat(0.0f);
+            ls->point.prim = ls->point.skip = RS_NO_HIT;
+            return !rs_is_black(ls->radiance);
+        }
         RsVec3 to = rs_sub(rs_xyz(l->a), from);
         float dist2 = rs_dot(to, to);
         if (!(dist2 > 0.0f))

@@ -18,7 +18,11 @@
  * A trail per light (uint64) says how to reach its leaf: bit d is the choice at depth d (1: the
  * second child), above the last bit a single 1 marks the depth; 0 for a light not in the tree
  * (the environment, a light of no power). The environment is picked beside the tree with the
- * fixed probability env_prob (its share of the scene's power).
+ * fixed probability env_prob (its share of the scene's power). With directional lights, the
+ * lights at infinity (the table's entries from infinite_first on: directional lights and the
+ * environment) share env_prob, the share of their summed power, and one of them is drawn by
+ * its power through the selection view's cdf and pmf (light_select.h); a directional light
+ * reaches every point alike, so no bound of the tree would tell them apart.
  *
  * The walk draws one child per level with probability proportional to its importance at the
  * shading point: power * cos(theta') / d^2 (pbrt-v4's LightBounds::Importance without the
@@ -109,6 +113,22 @@ RS_FN float rs_light_tree_child_probs(const RsFloat4* nodes, uint32_t node, RsVe
     return ia / sum;
 }
 
+/* The light at infinity that u in [0, 1) picks by power, when there are directional lights:
+ * the first of the group whose cumulative share exceeds u. */
+RS_FN uint32_t rs_light_tree_infinite(const RsSceneView* s, float u)
+{
+    const float* cdf = s->light_select.cdf;
+    uint32_t lo = s->infinite_first, hi = s->light_count - 1;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (u < cdf[mid])
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
 /* RS_LIGHT_SELECT_TREE's rs_light_select_sample. Returns 0 with *pmf = 0 only when no light has
  * any power (the table never holds such a scene). */
 RS_FN uint32_t rs_light_tree_sample(const RsSceneView* s, RsVec3 p, float u, float* pmf)
@@ -117,6 +137,11 @@ RS_FN uint32_t rs_light_tree_sample(const RsSceneView* s, RsVec3 p, float u, flo
     float env = sel->env_prob;
     if (env > 0.0f) {
         if (u < env) {
+            if (sel->cdf) { /* directional lights beside the environment */
+                uint32_t light = rs_light_tree_infinite(s, rs_minf(u / env, RS_LIGHT_TREE_ONE_MINUS));
+                *pmf = sel->pmf[light];
+                return light;
+            }
             *pmf = env;
             return s->env_light;
         }
@@ -155,6 +180,8 @@ RS_FN float rs_light_tree_pmf(const RsSceneView* s, RsVec3 p, uint32_t light)
 {
     const RsLightSelectView* sel = &s->light_select;
     float env = sel->env_prob;
+    if (sel->cdf && light >= s->infinite_first)
+        return sel->pmf[light];
     if (light == s->env_light)
         return env;
     uint64_t trail = sel->trails[light];

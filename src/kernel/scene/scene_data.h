@@ -43,14 +43,19 @@
  *   RsPointLight:      a = position .xyz | type bits (RS_POINT_LIGHT_*)
  *                      b = radiant intensity .rgb (W/sr) | spot: cos of the cone angle
  *                      c = spot: unit axis .xyz | cos of the angle where the falloff starts
- *     lights without a surface (pbrt-v4's PointLight and SpotLight): no ray can hit them, so
- *     only next-event estimation finds them.
+ *     directional: a = unit direction the light travels .xyz | type bits
+ *                  b = irradiance .rgb (W/m^2 on a surface facing it) | 0
+ *     lights without a surface (pbrt-v4's PointLight, SpotLight and DistantLight): no ray can
+ *     hit them, so only next-event estimation finds them.
  *   light entry:       x = what emits, bits: a primitive's index, RS_LIGHT_POINT_BIT | index
- *                          for point_lights[index], or RS_LIGHT_ENVIRONMENT for the sky
+ *                          for point_lights[index] (directional lights too), or
+ *                          RS_LIGHT_ENVIRONMENT for the sky
  *                      y = area (0 for point, spot and environment lights)
  *                      z = emitted power (luminance; what selection weighs by), w = unused
  *     the scene's light table (one entry per emitter: src/host/scene/lights.c); how NEE picks
- *     among them is light_select.h's business and has arrays of its own.
+ *     among them is light_select.h's business and has arrays of its own. The lights at
+ *     infinity (directional lights, then the environment) are the table's last entries, from
+ *     RsSceneView.infinite_first on.
  * Acceleration structures have their own arrays (accel.h); the scene's primitives stay in the
  * order the scene listed them, which is what hits, lights and shading refer to.
  */
@@ -75,7 +80,7 @@ enum {
 
 enum { RS_ENV_CONSTANT = 0, RS_ENV_SKY = 1, RS_ENV_MAP = 2 };
 
-enum { RS_POINT_LIGHT_POINT = 0, RS_POINT_LIGHT_SPOT = 1 };
+enum { RS_POINT_LIGHT_POINT = 0, RS_POINT_LIGHT_SPOT = 1, RS_POINT_LIGHT_DIRECTIONAL = 2 };
 
 #define RS_LIGHT_ENVIRONMENT 0xffffffffu
 #define RS_LIGHT_POINT_BIT 0x80000000u /* scenes hold fewer than 2^31 primitives (scene.c) */

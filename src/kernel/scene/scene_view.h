@@ -22,10 +22,14 @@ enum {
 typedef struct RsLightSelectView {
     uint32_t method;     /* RS_LIGHT_SELECT_* */
     uint32_t node_count; /* TREE: nodes (each four RsFloat4); 0 when no light but the environment */
-    float env_prob;      /* TREE: the probability of picking the environment */
+    float env_prob;      /* TREE: the probability of picking a light at infinity (the environment) */
     uint32_t pad_;
-    const float* cdf;       /* POWER: cumulative probability up to and including light i (last: 1) */
-    const float* pmf;       /* POWER: probability of light i */
+    /* POWER: cumulative probability up to and including light i (last: 1), and the probability
+     * of light i. TREE: NULL unless a directional light is in the table; then, for the lights
+     * at infinity only (entries infinite_first on), the cumulative share within that group
+     * (last: 1) and each one's probability (env_prob times its share of their power). */
+    const float* cdf;
+    const float* pmf;
     const RsFloat4* nodes;  /* TREE: 4 * node_count blocks, depth-first (light_tree.h) */
     const uint64_t* trails; /* TREE: per light, the way from the root to its leaf; 0: not in the tree */
 } RsLightSelectView;
@@ -43,7 +47,8 @@ typedef struct RsSceneView {
     RsEnvironment env;
     RsEnvMapView env_map; /* the image of an RS_ENV_MAP environment */
     uint32_t env_light;   /* the environment's entry in the light table, or RS_NO_LIGHT */
-    uint32_t pad2_[3];
+    uint32_t infinite_first; /* the first entry at infinity (directional lights, then the environment) */
+    uint32_t pad2_[2];
     RsFloat4 bounds_lo, bounds_hi; /* xyz: the box of every primitive */
 } RsSceneView;
 

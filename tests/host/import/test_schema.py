@@ -23,7 +23,8 @@ for scene in sorted(scenes_dir.glob("*.json")):
 for name in ["unknown_key", "wrong_type", "negative_radius", "fov_range", "ior", "empty", "missing_key",
              "version", "albedo_range", "not_object", "depth_range", "spp_integer", "roughness_range",
              "roughness_both", "roughness_half", "metal_unknown", "conductor_two_colours", "conductor_eta_only",
-             "spot_cone_range", "light_type", "light_intensity", "env_map_scale"]:
+             "spot_cone_range", "light_type", "light_intensity", "env_map_scale",
+             "directional_irradiance", "directional_key"]:
     found = sorted(bad_dir.rglob(f"{name}.json"))  # bad/ has a folder per kind of error
     if len(found) != 1:
         failures += 1

@@ -1,9 +1,12 @@
-/* json_light.c - reading point and spot lights of a JSON scene (see json_light.h). Host C11.
+/* json_light.c - reading point, spot and directional lights of a JSON scene (see json_light.h).
+ * Host C11.
  *
  * Follows pbrt-v4's lights: `intensity` is radiant intensity in W/sr per channel (a point light
  * 1 unit above a white diffuse floor makes it reflect intensity / pi there); a spot light's
  * `cone_angle` is where its light ends and `cone_delta_angle` the width of the smooth falloff
- * inside it, both in degrees from the axis, which points from `position` to `look_at`.
+ * inside it, both in degrees from the axis, which points from `position` to `look_at`. A
+ * directional light (pbrt-v4's distant light) travels along `direction` with `irradiance` in
+ * W/m^2 on a surface facing it.
  */
 #include "host/import/json/json_light.h"
 
@@ -64,7 +67,25 @@ int rs_json_read_light(const RsJsonReader* r, const cJSON* node, const char* pat
         RsVec3 axis = rs_vec3((float)(ax / length), (float)(ay / length), (float)(az / length));
         return rs_scene_add_spot_light(r->scene, position, axis, intensity, (float)cone, (float)delta, r->err);
     }
+    if (strcmp(type, "directional") == 0) {
+        static const char* const keys[] = {"type", "direction", "irradiance", NULL};
+        RsVec3 direction = rs_vec3_splat(0.0f), irradiance = rs_vec3_splat(0.0f);
+        if (rs_json_check_keys(r, node, path, keys) || rs_json_get_vec3(r, node, path, "direction", 1, &direction) ||
+            rs_json_get_vec3(r, node, path, "irradiance", 1, &irradiance) ||
+            rs_json_check_colour_range(r, path, "irradiance", irradiance, INFINITY))
+            return -1;
+        double length = sqrt((double)direction.x * direction.x + (double)direction.y * direction.y +
+                             (double)direction.z * direction.z);
+        if (!(length >= RS_SCENE_MIN_LENGTH)) {
+            char where[RS_PATH_MAX];
+            rs_json_join_key(where, path, "direction");
+            return rs_json_fail(r, where, "must have a length of at least %g (got %g)", RS_SCENE_MIN_LENGTH, length);
+        }
+        RsVec3 unit = rs_vec3((float)(direction.x / length), (float)(direction.y / length),
+                              (float)(direction.z / length));
+        return rs_scene_add_directional_light(r->scene, unit, irradiance, r->err);
+    }
     char where[RS_PATH_MAX];
     rs_json_join_key(where, path, "type");
-    return rs_json_fail(r, where, "must be \"point\" or \"spot\" (got \"%s\")", type);
+    return rs_json_fail(r, where, "must be \"point\", \"spot\" or \"directional\" (got \"%s\")", type);
 }

@@ -1,0 +1,107 @@
+/* test_features.c - issue 25's rendering features against analytic values, rendered through
+ * the renderer (render suite on the CPU; the gpu suite runs it again with `cuda`). Host C11.
+ *
+ *   test_features [cpu|cuda]
+ *
+ * A large diffuse floor (albedo a) seen straight down through a narrow view from height 3.
+ * 1. Directional light: irradiance E from angle theta to the vertical makes the floor reflect
+ *    a E cos(theta) / pi (depth 1; a delta light on a flat floor has no noise but rounding);
+ *    a card above the floor shadows it completely (the shadow ray runs to infinity); beside a
+ *    constant environment L (two lights at infinity, picked by power beside the light tree) the
+ *    floor reflects the sum, a (E cos / pi + L), with the tree and the power method alike.
+ */
+#include <string.h>
+
+#include "tests/render/render_util.h"
+#include "tests/test.h"
+
+enum { SIZE = 16 };
+static const float albedo = 0.6f;
+
+static void floor_scene(RsScene* s, RsError* err)
+{
+    rs_scene_init(s);
+    s->camera.eye = rs_vec3(0.0f, 3.0f, 0.0f);
+    s->camera.look_at = rs_vec3(0.0f, 0.0f, 0.0f);
+    s->camera.up = rs_vec3(0.0f, 0.0f, -1.0f);
+    s->camera.fov_degrees = 2.0f;
+    int32_t m = rs_scene_add_material(s, "floor", rs_material_make(RS_MAT_DIFFUSE, rs_vec3_splat(albedo),
+                                                                   rs_vec3_splat(0.0f), 1.0f, 0), err);
+    RsVec3 q[4] = {rs_vec3(-50, 0, -50), rs_vec3(-50, 0, 50), rs_vec3(50, 0, 50), rs_vec3(50, 0, -50)};
+    rs_scene_add_triangle(s, q[0], q[1], q[2], (uint32_t)m, err);
+    rs_scene_add_triangle(s, q[0], q[2], q[3], (uint32_t)m, err);
+}
+
+static RsFloat4* render_film(RsScene* s, const RsBackendConfig* cfg, uint32_t depth, uint32_t spp)
+{
+    RsError err = {{0}};
+    CHECK(rs_scene_build(s, &err) == 0, "%s", err.message);
+    TestRender tr = {SIZE, SIZE, spp, depth, RS_INTEGRATOR_PATH, 1, 0};
+    RsFloat4* film = test_render(s, cfg, &tr, NULL, &err);
+    CHECK(film != NULL, "%s", err.message);
+    return film;
+}
+
+static double mean_of(RsScene* s, const RsBackendConfig* cfg, uint32_t depth, uint32_t spp)
+{
+    RsFloat4* film = render_film(s, cfg, depth, spp);
+    if (!film)
+        return -1.0;
+    double mean[3];
+    film_mean(film, SIZE * SIZE, mean);
+    free(film);
+    return mean[0];
+}
+
+static void test_directional(const RsBackendConfig* cfg)
+{
+    const float irradiance = 3.0f;
+    const double angles[] = {0.0, 30.0, 60.0};
+    for (int i = 0; i < 3; ++i) {
+        RsError err = {{0}};
+        RsScene s;
+        floor_scene(&s, &err);
+        double t = angles[i] * RS_PI / 180.0;
+        /* the light travels down and sideways: it comes from angle t to the vertical */
+        CHECK(rs_scene_add_directional_light(&s, rs_vec3((float)sin(t), (float)-cos(t), 0.0f),
+                                             rs_vec3_splat(irradiance), &err) == 0, "%s", err.message);
+        double want = albedo * irradiance * cos(t) / RS_PI, got = mean_of(&s, cfg, 1, 2);
+        CHECK(fabs(got - want) <= 1e-4 * want, "directional light at %g degrees: %.6f, expected %.6f", angles[i], got,
+              want);
+        rs_scene_free(&s);
+    }
+    /* a card between the light and the floor: nothing arrives */
+    RsError err = {{0}};
+    RsScene s;
+    floor_scene(&s, &err);
+    rs_scene_add_directional_light(&s, rs_vec3(0.0f, -1.0f, 0.0f), rs_vec3_splat(irradiance), &err);
+    uint32_t card = (uint32_t)rs_scene_find_material(&s, "floor");
+    RsVec3 q[4] = {rs_vec3(-5, 10, -5), rs_vec3(5, 10, -5), rs_vec3(5, 10, 5), rs_vec3(-5, 10, 5)};
+    rs_scene_add_triangle(&s, q[0], q[1], q[2], card, &err);
+    rs_scene_add_triangle(&s, q[0], q[2], q[3], card, &err);
+    double shadowed = mean_of(&s, cfg, 1, 2);
+    CHECK(shadowed == 0.0, "a card above the floor must shadow a directional light (mean %g)", shadowed);
+    rs_scene_free(&s);
+    /* beside an environment, with both ways of picking lights */
+    const float sky = 0.2f;
+    for (uint32_t method = 0; method < RS_LIGHT_SELECT_COUNT; ++method) {
+        floor_scene(&s, &err);
+        s.render.light_sampler = method;
+        rs_scene_add_directional_light(&s, rs_vec3(0.6f, -0.8f, 0.0f), rs_vec3_splat(irradiance), &err);
+        s.env.zenith = rs_float4(sky, sky, sky, rs_uint_as_float(RS_ENV_CONSTANT));
+        double want = albedo * (irradiance * 0.8 / RS_PI + sky), got = mean_of(&s, cfg, 1, 256);
+        CHECK(fabs(got - want) <= 0.02 * want, "directional light and sky (light sampler %u): %.5f, expected %.5f",
+              method, got, want);
+        rs_scene_free(&s);
+    }
+}
+
+int main(int argc, char** argv)
+{
+    RsBackendConfig cfg;
+    int cuda;
+    if (!test_backend(argc, argv, 1, "test_features", &cfg, &cuda))
+        return RS_TEST_SKIP;
+    test_directional(&cfg);
+    return rs_test_finish("test_features");
+}
