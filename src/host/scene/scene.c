@@ -402,5 +402,12 @@ RsCamera rs_camera_make(const RsCameraDesc* desc, uint32_t width, uint32_t heigh
     c.right = rs_pack(right, tan_x);
     c.up = rs_pack(up, tan_y);
     c.forward = rs_pack(forward, focus);
+    c.projection = rs_float4(rs_uint_as_float(RS_CAMERA_PERSPECTIVE), 0.0f, 0.0f, 0.0f);
+    if (desc->projection == RS_PROJECTION_ORTHOGRAPHIC) {
+        float half_h = 0.5f * desc->ortho_height;
+        c.right.w = half_h * (float)width / (float)height;
+        c.up.w = half_h;
+        c.projection.x = rs_uint_as_float(RS_CAMERA_ORTHOGRAPHIC);
+    }
     return c;
 }

@@ -15,8 +15,10 @@ int rs_scene_build(RsScene* scene, RsError* err)
     const char* file = scene->file ? scene->file : "scene";
     if (scene->open_object >= 0)
         return rs_error_set(err, "%s: internal error: an object is still open", file);
-    if (scene->camera.projection != RS_PROJECTION_PERSPECTIVE)
-        return rs_error_set(err, "%s: orthographic cameras are not supported yet", file);
+    if (scene->camera.projection != RS_PROJECTION_PERSPECTIVE &&
+        (scene->camera.projection != RS_PROJECTION_ORTHOGRAPHIC || !(scene->camera.ortho_height > 0.0f) ||
+         !isfinite(scene->camera.ortho_height)))
+        return rs_error_set(err, "%s: an orthographic camera needs a finite ortho_height > 0", file);
     for (size_t i = 0; i < scene->materials.count; ++i)
         if (rs_material_type(&scene->materials.data[i]) == RS_MAT_THIN_DIELECTRIC)
             return rs_error_set(err, "%s: thin dielectric materials are not supported yet", file);

@@ -4,7 +4,7 @@
  *
  * Texture coordinates come from texture_coords.h.
  * Footprint: a ray cone from the camera whose spread is one pixel, at the hit's distance from
- * the eye. Later bounces use the same distance from the eye, which underestimates a cone that
+ * the eye (an orthographic camera's rays are parallel: one pixel's size everywhere). Later bounces use the same distance from the eye, which underestimates a cone that
  * widened at a rough bounce (pbrt-v4 approximates its secondary hits from the camera the same
  * way); too sharp a lookup there only adds noise that the samples average away.
  */
@@ -16,10 +16,14 @@
 #include "kernel/state/kernel_params.h"
 #include "kernel/texture/coords.h"
 
-/* The width of one pixel's footprint at p: the pixel's angle times the distance from the eye. */
+/* The width of one pixel's footprint at p: the pixel's angle times the distance from the eye;
+ * for an orthographic camera the pixel's size itself, the same at every distance (its rays are
+ * parallel: a cone of spread 0 and width one pixel). A lens widens neither. */
 RS_FN float rs_pixel_footprint(const RsKernelParams* kp, RsVec3 p)
 {
     float pixel_angle = 2.0f * kp->camera.up.w / (float)kp->height;
+    if (rs_camera_orthographic(&kp->camera))
+        return pixel_angle; /* up.w is then half the view's height: this is a pixel's height */
     return pixel_angle * rs_length(rs_sub(p, rs_xyz(kp->camera.eye)));
 }
 

@@ -9,6 +9,8 @@
  *    a card above the floor shadows it completely (the shadow ray runs to infinity); beside a
  *    constant environment L (two lights at infinity, picked by power beside the light tree) the
  *    floor reflects the sum, a (E cos / pi + L), with the tree and the power method alike.
+ * 2. Orthographic camera: an emitting ball of radius 1 in a view 4 high covers pi / 16 of the
+ *    image at distance 3 and at 500 alike (a perspective view would shrink it).
  */
 #include <string.h>
 
@@ -96,6 +98,28 @@ static void test_directional(const RsBackendConfig* cfg)
     }
 }
 
+/* An orthographic view 4 high of an emitting ball of radius 1 covers pi / 16 of the square image,
+ * however far the ball is. */
+static void test_orthographic(const RsBackendConfig* cfg)
+{
+    for (int far = 0; far < 2; ++far) {
+        RsError err = {{0}};
+        RsScene s;
+        rs_scene_init(&s);
+        s.camera.eye = rs_vec3(0.0f, 0.0f, 0.0f);
+        s.camera.look_at = rs_vec3(0.0f, 0.0f, -1.0f);
+        s.camera.projection = RS_PROJECTION_ORTHOGRAPHIC;
+        s.camera.ortho_height = 4.0f;
+        int32_t m = rs_scene_add_material(&s, "lamp", rs_material_make(RS_MAT_DIFFUSE, rs_vec3_splat(0.0f),
+                                                                      rs_vec3_splat(1.0f), 1.0f, 0), &err);
+        rs_scene_add_sphere(&s, rs_vec3(0.0f, 0.0f, far ? -500.0f : -3.0f), 1.0f, (uint32_t)m, &err);
+        double want = RS_PI / 16.0, got = mean_of(&s, cfg, 1, 64);
+        CHECK(fabs(got - want) <= 0.01 * want, "orthographic ball at distance %g covers %.5f, expected %.5f",
+              far ? 500.0 : 3.0, got, want);
+        rs_scene_free(&s);
+    }
+}
+
 int main(int argc, char** argv)
 {
     RsBackendConfig cfg;
@@ -103,5 +127,6 @@ int main(int argc, char** argv)
     if (!test_backend(argc, argv, 1, "test_features", &cfg, &cuda))
         return RS_TEST_SKIP;
     test_directional(&cfg);
+    test_orthographic(&cfg);
     return rs_test_finish("test_features");
 }

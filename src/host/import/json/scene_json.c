@@ -64,7 +64,7 @@ static int check_camera_frame(const RsJsonReader* r, RsCameraDesc* c)
 static int read_camera(const RsJsonReader* r, const cJSON* cam)
 {
     static const char* const keys[] = {"eye", "look_at", "up", "fov", "resolution", "aperture_radius",
-                                       "focus_distance", NULL};
+                                       "focus_distance", "projection", "ortho_height", NULL};
     const char* path = "camera";
     RsCameraDesc* c = &r->scene->camera;
     RsRenderDesc* rd = &r->scene->render;
@@ -84,6 +84,27 @@ static int read_camera(const RsJsonReader* r, const cJSON* cam)
         return rs_json_fail(r, "camera.focus_distance", "must be >= 0 (got %g; 0 means the distance to look_at)", focus);
     if (check_camera_frame(r, c))
         return -1;
+    /* an orthographic view has a height instead of an angle: the other key is a mistake */
+    const char* projection = "perspective";
+    double ortho_height = 0.0;
+    if (rs_json_get_string(r, cam, path, "projection", 0, &projection) ||
+        rs_json_get_number(r, cam, path, "ortho_height", 0, &ortho_height))
+        return -1;
+    int ortho = strcmp(projection, "orthographic") == 0;
+    if (!ortho && strcmp(projection, "perspective") != 0)
+        return rs_json_fail(r, "camera.projection", "must be \"perspective\" or \"orthographic\" (got \"%s\")",
+                            projection);
+    int has_height = cJSON_GetObjectItemCaseSensitive(cam, "ortho_height") != NULL;
+    if (ortho && !has_height)
+        return rs_json_fail(r, "camera", "missing required key 'ortho_height' (an orthographic camera's view height)");
+    if (!ortho && has_height)
+        return rs_json_fail(r, "camera.ortho_height", "only an orthographic camera has one (projection is perspective)");
+    if (ortho && cJSON_GetObjectItemCaseSensitive(cam, "fov"))
+        return rs_json_fail(r, "camera.fov", "an orthographic camera has no field of view (give ortho_height)");
+    if (ortho && rs_json_check_length(r, path, "ortho_height", ortho_height))
+        return -1;
+    c->projection = ortho ? RS_PROJECTION_ORTHOGRAPHIC : RS_PROJECTION_PERSPECTIVE;
+    c->ortho_height = (float)ortho_height;
     c->fov_degrees = (float)fov;
     c->aperture_radius = (float)aperture;
     c->focus_distance = (float)focus;
