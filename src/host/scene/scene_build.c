@@ -19,9 +19,6 @@ int rs_scene_build(RsScene* scene, RsError* err)
         (scene->camera.projection != RS_PROJECTION_ORTHOGRAPHIC || !(scene->camera.ortho_height > 0.0f) ||
          !isfinite(scene->camera.ortho_height)))
         return rs_error_set(err, "%s: an orthographic camera needs a finite ortho_height > 0", file);
-    for (size_t i = 0; i < scene->materials.count; ++i)
-        if (rs_material_type(&scene->materials.data[i]) == RS_MAT_THIN_DIELECTRIC)
-            return rs_error_set(err, "%s: thin dielectric materials are not supported yet", file);
     if (scene->prims.count == 0)
         return rs_error_set(err, "%s: the scene has no shapes with any area", file);
     if (scene->prims.count > 0x7fffffffu)

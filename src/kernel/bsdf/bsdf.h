@@ -10,6 +10,7 @@
  *   conductor   kernel/bsdf/conductor.h: smooth or GGX-rough metal with a complex index
  *   dielectric  kernel/bsdf/dielectric.h: smooth or GGX-rough glass; front = outside
  *   plastic     kernel/bsdf/plastic.h: a diffuse base under a smooth or rough dielectric coat
+ *   thin dielectric  kernel/bsdf/thin_dielectric.h: a thin pane, reflection or straight on (deltas)
  * Every model but the dielectric reflects on whichever side the ray arrived (two-sided, as pbrt
  * and Mitsuba do for their defaults): the local frame is mirrored when wo is on the back.
  *
@@ -28,6 +29,7 @@
 #include "kernel/bsdf/conductor.h"
 #include "kernel/bsdf/dielectric.h"
 #include "kernel/bsdf/plastic.h"
+#include "kernel/bsdf/thin_dielectric.h"
 
 /* 1 if the material has a delta (perfectly specular) lobe: a path whose last vertex is here
  * must trace one more segment for emission (stage_shade.h). */
@@ -37,6 +39,7 @@ RS_FN int rs_bsdf_has_delta(const RsMaterial* m)
     case RS_MAT_DIFFUSE:
         return 0;
     case RS_MAT_MIRROR:
+    case RS_MAT_THIN_DIELECTRIC:
         return 1;
     case RS_MAT_DIELECTRIC:
         return rs_dielectric_is_smooth(m);
@@ -52,7 +55,7 @@ RS_FN int rs_bsdf_has_density(const RsMaterial* m)
     uint32_t type = rs_material_type(m);
     if (type == RS_MAT_DIFFUSE || type == RS_MAT_PLASTIC)
         return 1;
-    if (type == RS_MAT_MIRROR)
+    if (type == RS_MAT_MIRROR || type == RS_MAT_THIN_DIELECTRIC)
         return 0;
     if (type == RS_MAT_DIELECTRIC)
         return !rs_dielectric_is_smooth(m);
@@ -144,6 +147,9 @@ RS_FN int rs_bsdf_sample(const RsMaterial* m, RsVec3 ng, RsVec3 ns, RsVec3 wo, f
         break;
     case RS_MAT_PLASTIC:
         ok = rs_plastic_sample(m, lo, u1, u2, u_lobe, s);
+        break;
+    case RS_MAT_THIN_DIELECTRIC:
+        ok = rs_thin_dielectric_sample(m, lo, u_lobe, s);
         break;
     default:
         ok = 0;

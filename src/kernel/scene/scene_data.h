@@ -29,7 +29,7 @@
  *     with a colour texture, a conductor's texel is its normal-incidence reflectance, turned
  *     into eta = 1, k = 2 sqrt(r / (1 - r)) per lookup as material.c does for a colour
  *     the colour is the diffuse albedo (diffuse, the base under a plastic coat), the reflectance
- *     of a mirror or the transmission tint of a dielectric; a conductor's colour comes from its
+ *     of a mirror or the transmission tint of a dielectric or thin dielectric; a conductor's colour comes from its
  *     complex index eta + i k (scene.c converts artist colours). Plastic keeps its coat's
  *     diffuse reflectances from inside and outside in c.x and c.y (kernel/bsdf/plastic.h). alpha = roughness^2; alpha below
  *     RS_GGX_SMOOTH_ALPHA (microfacet.h) is a perfectly smooth surface.
@@ -72,7 +72,7 @@ enum {
     RS_MAT_DIELECTRIC = 2,
     RS_MAT_CONDUCTOR = 3,
     RS_MAT_PLASTIC = 4,
-    RS_MAT_THIN_DIELECTRIC = 5, /* a thin pane: reflects and passes light straight through (not yet rendered: issue 25) */
+    RS_MAT_THIN_DIELECTRIC = 5, /* a thin pane: reflects or passes light straight through (thin_dielectric.h) */
     RS_MAT_TYPE_MASK = 0xff,
     /* emission leaves both faces; otherwise only the front (geometric normal) side emits */
     RS_MAT_TWO_SIDED = 0x100

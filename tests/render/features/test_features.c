@@ -11,6 +11,7 @@
  *    floor reflects the sum, a (E cos / pi + L), with the tree and the power method alike.
  * 2. Orthographic camera: an emitting ball of radius 1 in a view 4 high covers pi / 16 of the
  *    image at distance 3 and at 500 alike (a perspective view would shrink it).
+ * 3. Thin dielectric: a lamp seen through a tinted pane is dimmed to T' tint (within 1%).
  */
 #include <string.h>
 
@@ -120,6 +121,48 @@ static void test_orthographic(const RsBackendConfig* cfg)
     }
 }
 
+static void add_quad_z(RsScene* s, float z, float half, uint32_t material, RsError* err)
+{
+    /* counter-clockwise seen from +z: the front faces +z */
+    RsVec3 q[4] = {rs_vec3(-half, -half, z), rs_vec3(half, -half, z), rs_vec3(half, half, z), rs_vec3(-half, half, z)};
+    rs_scene_add_triangle(s, q[0], q[1], q[2], material, err);
+    rs_scene_add_triangle(s, q[0], q[2], q[3], material, err);
+}
+
+/* A lamp of radiance 1 seen head-on through a thin pane of ior 1.5 tinted (1, 0.5, 0.25): the
+ * image is T' tint, T' = 1 - 2R / (1 + R), R = (0.5 / 2.5)^2 (the view is 2 degrees wide, where
+ * R changes by less than 1e-5). The pane reflects the rest back into the black sky. */
+static void test_thin_pane(const RsBackendConfig* cfg)
+{
+    RsError err = {{0}};
+    RsScene s;
+    rs_scene_init(&s);
+    s.camera.eye = rs_vec3(0.0f, 0.0f, 3.0f);
+    s.camera.look_at = rs_vec3(0.0f, 0.0f, 0.0f);
+    s.camera.fov_degrees = 2.0f;
+    RsMaterialDesc pane = rs_material_desc(RS_MAT_THIN_DIELECTRIC);
+    pane.colour = rs_vec3(1.0f, 0.5f, 0.25f);
+    RsMaterialDesc lamp = rs_material_desc(RS_MAT_DIFFUSE);
+    lamp.colour = rs_vec3_splat(0.0f);
+    lamp.emission = rs_vec3_splat(1.0f);
+    uint32_t pm = (uint32_t)rs_scene_add_material_desc(&s, "pane", &pane, &err);
+    uint32_t lm = (uint32_t)rs_scene_add_material_desc(&s, "lamp", &lamp, &err);
+    add_quad_z(&s, 0.0f, 5.0f, pm, &err);
+    add_quad_z(&s, -2.0f, 5.0f, lm, &err);
+    CHECK(err.message[0] == 0, "%s", err.message);
+    RsFloat4* film = render_film(&s, cfg, 2, 64);
+    if (film) {
+        double mean[3], r = 0.04, t = 1.0 - 2.0 * r / (1.0 + r);
+        film_mean(film, SIZE * SIZE, mean);
+        const double tint[3] = {1.0, 0.5, 0.25};
+        for (int c = 0; c < 3; ++c)
+            CHECK(fabs(mean[c] - t * tint[c]) <= 0.01 * t * tint[c], "through a thin pane, channel %d: %.5f, expected "
+                  "%.5f", c, mean[c], t * tint[c]);
+        free(film);
+    }
+    rs_scene_free(&s);
+}
+
 int main(int argc, char** argv)
 {
     RsBackendConfig cfg;
@@ -128,5 +171,6 @@ int main(int argc, char** argv)
         return RS_TEST_SKIP;
     test_directional(&cfg);
     test_orthographic(&cfg);
+    test_thin_pane(&cfg);
     return rs_test_finish("test_features");
 }

@@ -313,6 +313,12 @@ int rs_json_read_material(const RsJsonReader* r, const cJSON* node, const char* 
         d = rs_material_desc(RS_MAT_DIELECTRIC);
         status = rs_json_check_keys(r, node, path, keys) || read_ior(r, node, path, &d) ||
                  read_colour_or_texture(r, node, path, name, "color", 0, &d) || read_roughness(r, node, path, name, &d);
+    } else if (strcmp(type, "thin_dielectric") == 0) {
+        static const char* const keys[] = {"name",     "type",      "ior",        "color",    "emission",
+                                           "two_sided", "normal_map", "bump_map", NULL};
+        d = rs_material_desc(RS_MAT_THIN_DIELECTRIC);
+        status = rs_json_check_keys(r, node, path, keys) || read_ior(r, node, path, &d) ||
+                 read_colour_or_texture(r, node, path, name, "color", 0, &d);
     } else if (strcmp(type, "plastic") == 0) {
         static const char* const keys[] = {"name", "type", "color", "alpha", "ior", "roughness", "roughness_u",
                                            "roughness_v", "emission", "two_sided", "normal_map", "bump_map",
@@ -329,8 +335,8 @@ int rs_json_read_material(const RsJsonReader* r, const cJSON* node, const char* 
     } else {
         rs_json_join_key(where, path, "type");
         return rs_json_fail(r, where,
-                            "must be one of \"diffuse\", \"mirror\", \"conductor\", \"dielectric\", \"plastic\", "
-                            "\"emissive\" (got \"%s\")",
+                            "must be one of \"diffuse\", \"mirror\", \"conductor\", \"dielectric\", "
+                            "\"thin_dielectric\", \"plastic\", \"emissive\" (got \"%s\")",
                             type);
     }
     if (status || read_surface_maps(r, node, path, name, &d) ||
