@@ -249,9 +249,12 @@ int rs_scene_add_directional_light(RsScene* scene, RsVec3 direction, RsVec3 irra
 
 int32_t rs_scene_add_checkerboard(RsScene* scene, RsVec3 colour0, RsVec3 colour1, RsError* err)
 {
-    (void)colour0;
-    (void)colour1;
-    return rs_error_set(err, "%s: checkerboard textures are not supported yet", scene->file ? scene->file : "scene");
+    const float c[6] = {colour0.x, colour0.y, colour0.z, colour1.x, colour1.y, colour1.z};
+    for (int i = 0; i < 6; ++i)
+        if (!(c[i] >= 0.0f) || !isfinite(c[i]))
+            return rs_error_set(err, "%s: a checkerboard's colours must be finite and at least 0",
+                                scene->file ? scene->file : "scene");
+    return rs_texture_add_checkerboard(&scene->textures, colour0, colour1, err);
 }
 
 /* ---- objects and instances ---- */

@@ -182,6 +182,41 @@ int32_t rs_texture_load(RsTextureSet* set, const char* path, uint32_t flags, con
     return index;
 }
 
+int32_t rs_texture_add_checkerboard(RsTextureSet* set, RsVec3 colour0, RsVec3 colour1, RsError* err)
+{
+    char name[160];
+    snprintf(name, sizeof name, "checkerboard:%a,%a,%a,%a,%a,%a", colour0.x, colour0.y, colour0.z, colour1.x,
+             colour1.y, colour1.z);
+    char* key = make_key(name, RS_TEXTURE_CHECKER, err);
+    if (!key)
+        return -1;
+    int32_t known = rs_name_index_find(&set->index, set->keys.data, key);
+    if (known >= 0) {
+        free(key);
+        return known;
+    }
+    const float c[8] = {colour0.x, colour0.y, colour0.z, 1.0f, colour1.x, colour1.y, colour1.z, 1.0f};
+    uint32_t first = (uint32_t)set->texels.count;
+    for (int i = 0; i < 8; ++i)
+        if (rs_array_push(&set->texels, rs_float_as_uint(c[i]), err)) {
+            set->texels.count = first;
+            free(key);
+            return -1;
+        }
+    uint32_t index = (uint32_t)set->descriptors.count;
+    if (rs_array_push(&set->descriptors,
+                      rs_uint4(first, RS_CHECKER_DENSITY, RS_CHECKER_DENSITY, 1u | RS_TEXTURE_CHECKER << 8), err) ||
+        rs_array_push(&set->keys, key, err)) {
+        set->descriptors.count = index;
+        set->texels.count = first;
+        free(key);
+        return -1;
+    }
+    if (rs_name_index_add(&set->index, set->keys.data, index, err))
+        return -1;
+    return (int32_t)index;
+}
+
 RsTextureView rs_texture_set_view(const RsTextureSet* set)
 {
     RsTextureView v;
@@ -199,6 +234,10 @@ static RsFloat4 texture_mean4(const RsTextureSet* set, uint32_t index)
 {
     RsTextureView v = rs_texture_set_view(set);
     RsUint4 d = set->descriptors.data[index];
+    if (rs_texture_flags(d) & RS_TEXTURE_CHECKER) { /* half of each colour */
+        RsFloat4 a = rs_checker_lookup(&v, d, 0.25f, 0.25f, 0.0f), b = rs_checker_lookup(&v, d, 0.75f, 0.25f, 0.0f);
+        return rs_float4(0.5f * (a.x + b.x), 0.5f * (a.y + b.y), 0.5f * (a.z + b.z), 0.5f * (a.w + b.w));
+    }
     return rs_texture_bilinear(&v, d, rs_texture_levels(d) - 1, 0.5f, 0.5f);
 }
 

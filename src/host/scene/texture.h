@@ -49,6 +49,10 @@ int32_t rs_texture_load(RsTextureSet* set, const char* path, uint32_t flags, con
 int32_t rs_texture_add_rgba8(RsTextureSet* set, const char* name, const uint8_t* rgba, uint32_t width,
                              uint32_t height, uint32_t flags, RsError* err);
 
+/* A procedural checkerboard of two linear colours (kernel/texture/texture.h,
+ * RS_TEXTURE_CHECKER): its index (the same for the same colours), or -1. */
+int32_t rs_texture_add_checkerboard(RsTextureSet* set, RsVec3 colour0, RsVec3 colour1, RsError* err);
+
 RsTextureView rs_texture_set_view(const RsTextureSet* set);
 
 /* The mean colour of texture `index` in linear light (its last mip level, one texel). */

@@ -14,6 +14,11 @@
  * rows from the top of the image. Texture coordinates follow OBJ and OpenGL: (0, 0) is the
  * image's bottom-left corner, (1, 1) its top-right.
  *
+ * A procedural checkerboard (RS_TEXTURE_CHECKER; rs_texture_add_checkerboard on the host) is
+ * one level whose texels are not RGBA8 but its two linear colours as float bits, colour0 at
+ * x..x+3 and colour1 at x+4..x+7 (rgba); y = z = RS_CHECKER_DENSITY. colour0 where
+ * floor(2u) + floor(2v) is even. It is box-filtered over the footprint's width (rs_checker_lookup).
+ *
  * Level of detail (rs_texture_lod) comes from a ray cone (Akenine-Moller et al., "Texture Level
  * of Detail Strategies for Real-Time Ray Tracing", Ray Tracing Gems ch. 20): the footprint of
  * a pixel at the hit, `width`, against the texel density of the surface.
@@ -23,7 +28,12 @@
 
 #include "kernel/util/vecmath.h"
 
-enum { RS_TEXTURE_SRGB = 1, RS_TEXTURE_CLAMP = 2 };
+enum { RS_TEXTURE_SRGB = 1, RS_TEXTURE_CLAMP = 2, RS_TEXTURE_CHECKER = 4 };
+
+/* A checkerboard's texel density for the level of detail: its footprint in texels of this
+ * density per unit of (u, v) gives the box filter's width, down to 1/4096 of the unit square;
+ * below that it is point-sampled. */
+#define RS_CHECKER_DENSITY 4096u
 
 #define RS_NO_TEXTURE 0xffffffffu
 
@@ -92,10 +102,47 @@ RS_FN RsFloat4 rs_texture_bilinear(const RsTextureView* t, RsUint4 d, uint32_t l
     return sum;
 }
 
+/* The mean over [s0, s1] of a square wave that is 1 on [2k + 1, 2k + 2) and 0 elsewhere, from
+ * its integral from 0, I(x) = floor(x / 2) + max(0, x - 2 floor(x / 2) - 1). */
+RS_FN float rs_checker_box(float s0, float s1)
+{
+    float h0 = floorf(0.5f * s0), h1 = floorf(0.5f * s1);
+    float i0 = h0 + rs_maxf(0.0f, s0 - 2.0f * h0 - 1.0f), i1 = h1 + rs_maxf(0.0f, s1 - 2.0f * h1 - 1.0f);
+    return rs_clampf((i1 - i0) / (s1 - s0), 0.0f, 1.0f);
+}
+
+/* A checkerboard (see the top of the file) at (u, v), box-filtered over a square footprint of
+ * 2^lod texels of RS_CHECKER_DENSITY: colour1's share is that of an odd floor(2u) + floor(2v),
+ * which for a box (separable) is a + b - 2ab with a and b the shares of odd cells along u and
+ * v (the exclusive or of the two parities). lod 0 (a footprint below 1/4096) is point-sampled. */
+RS_FN RsFloat4 rs_checker_lookup(const RsTextureView* t, RsUint4 d, float u, float v, float lod)
+{
+    const uint32_t* c = t->texels + d.x;
+    float su = 2.0f * u, sv = 2.0f * v, w1;
+    float half = lod > 0.0f ? exp2f(lod) / (float)d.y : 0.0f; /* half the footprint's width, in cells (2 per unit) */
+    if (half > 0.0f && su - half < su + half && sv - half < sv + half) {
+        float a = rs_checker_box(su - half, su + half), b = rs_checker_box(sv - half, sv + half);
+        w1 = a + b - 2.0f * a * b;
+    } else {
+        float fu = floorf(su), fv = floorf(sv);
+        w1 = fmodf(fabsf(fu + fv), 2.0f) == 1.0f ? 1.0f : 0.0f;
+    }
+    float w0 = 1.0f - w1;
+    return rs_float4(w0 * rs_uint_as_float(c[0]) + w1 * rs_uint_as_float(c[4]),
+                     w0 * rs_uint_as_float(c[1]) + w1 * rs_uint_as_float(c[5]),
+                     w0 * rs_uint_as_float(c[2]) + w1 * rs_uint_as_float(c[6]),
+                     w0 * rs_uint_as_float(c[3]) + w1 * rs_uint_as_float(c[7]));
+}
+
 /* Trilinear lookup at level of detail `lod` (0 = full resolution). */
 RS_FN RsFloat4 rs_texture_lookup(const RsTextureView* t, uint32_t index, float u, float v, float lod)
 {
     RsUint4 d = t->descriptors[index];
+    if (rs_texture_flags(d) & RS_TEXTURE_CHECKER) {
+        if (!(u == u) || !(v == v))
+            u = v = 0.0f;
+        return rs_checker_lookup(t, d, u, v, lod == lod ? lod : 0.0f);
+    }
     if (!(u == u) || !(v == v)) /* NaN coordinates read the corner */
         u = v = 0.0f;
     float top = (float)(rs_texture_levels(d) - 1);

@@ -128,6 +128,44 @@ static int32_t load_texture(const RsJsonReader* r, const char* where, const char
 
 /* A colour that may be an image: [r, g, b], or {"texture": "file.png", "wrap": "repeat" or
  * "clamp"}. The image is sRGB-encoded colour, as PNG and JPEG files are. */
+/* {"checkerboard": [[r, g, b], [r, g, b]]} at `where`: colour0 where floor(2u) + floor(2v) is
+ * even, colour1 elsewhere, each in [0, 1] as a colour is. */
+static int read_checkerboard(const RsJsonReader* r, const cJSON* value, const char* where, RsMaterialDesc* d)
+{
+    static const char* const keys[] = {"checkerboard", NULL};
+    if (rs_json_check_keys(r, value, where, keys))
+        return -1;
+    const cJSON* pair = cJSON_GetObjectItemCaseSensitive(value, "checkerboard");
+    char at[RS_PATH_MAX];
+    rs_json_join_key(at, where, "checkerboard");
+    if (!cJSON_IsArray(pair) || cJSON_GetArraySize(pair) != 2)
+        return rs_json_fail(r, at, "must be two colours [[r, g, b], [r, g, b]]");
+    RsVec3 c[2];
+    for (int i = 0; i < 2; ++i) {
+        char item[RS_PATH_MAX];
+        rs_json_join_index(item, at, i);
+        const cJSON* colour = cJSON_GetArrayItem(pair, i);
+        if (!cJSON_IsArray(colour) || cJSON_GetArraySize(colour) != 3)
+            return rs_json_fail(r, item, "must be an array of 3 numbers");
+        double v[3];
+        for (int k = 0; k < 3; ++k) {
+            char elem[RS_PATH_MAX];
+            rs_json_join_index(elem, item, k);
+            if (rs_json_read_number(r, cJSON_GetArrayItem(colour, k), elem, &v[k]))
+                return -1;
+            if (!(v[k] >= 0.0 && v[k] <= 1.0))
+                return rs_json_fail(r, elem, "must be in [0, 1] (got %g)", v[k]);
+        }
+        c[i] = rs_vec3((float)v[0], (float)v[1], (float)v[2]);
+    }
+    int32_t texture = rs_scene_add_checkerboard(r->scene, c[0], c[1], r->err);
+    if (texture < 0)
+        return -1;
+    d->colour = rs_vec3_splat(1.0f);
+    d->colour_texture = (uint32_t)texture;
+    return 0;
+}
+
 static int read_colour_or_texture(const RsJsonReader* r, const cJSON* node, const char* path, const char* name,
                                   const char* key, int required, RsMaterialDesc* d)
 {
@@ -136,6 +174,8 @@ static int read_colour_or_texture(const RsJsonReader* r, const cJSON* node, cons
         return read_colour(r, node, path, key, required, d);
     char where[RS_PATH_MAX];
     rs_json_join_key(where, path, key);
+    if (cJSON_GetObjectItemCaseSensitive(value, "checkerboard"))
+        return read_checkerboard(r, value, where, d);
     static const char* const keys[] = {"texture", "wrap", NULL};
     const char* file = NULL;
     const char* wrap = "repeat";
