@@ -63,8 +63,15 @@ RsMaterial rs_material_from_desc(const RsMaterialDesc* d)
     m.d = rs_pack(k, alpha_of(d->roughness_v));
     m.e = rs_float4(rs_uint_as_float(d->colour_texture), rs_uint_as_float(d->alpha_texture),
                     rs_uint_as_float(d->emission_texture), rs_uint_as_float(d->roughness_texture));
+    const float* t = d->uv_transform;
+    int transformed = t[0] != 1.0f || t[1] != 0.0f || t[2] != 0.0f || t[3] != 0.0f || t[4] != 1.0f || t[5] != 0.0f;
+    uint32_t flags = (d->roughness_channel & RS_MAT_ROUGHNESS_CHANNEL) |
+                     (d->alpha_mode == RS_ALPHA_BLEND ? RS_MAT_ALPHA_BLEND : 0u) |
+                     (transformed ? RS_MAT_UV_TRANSFORM : 0u);
     m.f = rs_float4(rs_uint_as_float(d->normal_map), rs_uint_as_float(d->bump_map), d->bump_scale,
-                    rs_uint_as_float(d->roughness_channel));
+                    rs_uint_as_float(flags));
+    m.g = rs_float4(t[0], t[1], t[2], 1.0f - d->opacity);
+    m.h = rs_float4(t[3], t[4], t[5], d->alpha_cutoff);
     if (d->type == RS_MAT_PLASTIC) {
         /* kernel/bsdf/plastic.h: 1 - Fdr_in = (1 - Fdr_out) / eta^2 */
         double fdr_out = rs_fresnel_diffuse_reflectance(d->ior);

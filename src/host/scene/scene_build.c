@@ -48,7 +48,8 @@ int rs_scene_build(RsScene* scene, RsError* err)
         return -1;
     scene->has_cutouts = 0;
     for (size_t i = 0; i < scene->materials.count; ++i)
-        scene->has_cutouts |= rs_float_as_uint(scene->materials.data[i].e.y) != RS_NO_TEXTURE;
+        scene->has_cutouts |= rs_float_as_uint(scene->materials.data[i].e.y) != RS_NO_TEXTURE ||
+                              scene->materials.data[i].g.w > 0.0f; /* an alpha texture, or opacity < 1 */
     scene->cutouts.prims = scene->prims.data;
     scene->cutouts.materials = scene->materials.data;
     scene->cutouts.shading = scene->shading.count ? scene->shading.data : NULL;

@@ -38,7 +38,7 @@ RS_FN int rs_hit_prim(const RsPrim* p, RsVec3 o, RsVec3 d, uint32_t skip, const 
     float t, u, v;
     if (index == skip || !rs_intersect_prim(p, o, d, 0.0f, hit->t, &t, &u, &v))
         return 0;
-    if (cutouts && rs_cutout_hole(cutouts, index, u, v))
+    if (cutouts && rs_cutout_hole(cutouts, index, u, v, o, d))
         return 0;
     hit->t = t;
     hit->u = u;

@@ -25,7 +25,15 @@
  *                          w: roughness texture bits (perceptual roughness, channel f.w)
  *                      f = x: normal map bits (tangent space, normal_map.h) or RS_NO_TEXTURE;
  *                          y: bump map bits (height, first channel) or RS_NO_TEXTURE;
- *                          z: bump scale (float); w: the roughness texture's channel (0..3) bits
+ *                          z: bump scale (float); w: bits, the roughness texture's channel (0..3)
+ *                          | RS_MAT_ALPHA_BLEND | RS_MAT_UV_TRANSFORM
+ *                      g = uv transform m0, m1, m2 | 1 - opacity
+ *                      h = uv transform m3, m4, m5 | alpha cutoff (RS_ALPHA_MASK)
+ *     every texture of the material reads at u' = m0 u + m1 v + m2, v' = m3 u + m4 v + m5 when
+ *     RS_MAT_UV_TRANSFORM is set (rs_material_uv); the cut-out's alpha is the alpha texture's
+ *     (1 without one) times the opacity, a hole where it is below the cutoff, or with
+ *     RS_MAT_ALPHA_BLEND a hole with probability 1 - alpha (cutout.h). Zero blocks (a material
+ *     built by hand) mean opaque, no transform.
  *     with a colour texture, a conductor's texel is its normal-incidence reflectance, turned
  *     into eta = 1, k = 2 sqrt(r / (1 - r)) per lookup as material.c does for a colour
  *     the colour is the diffuse albedo (diffuse, the base under a plastic coat), the reflectance
@@ -78,6 +86,9 @@ enum {
     RS_MAT_TWO_SIDED = 0x100
 };
 
+/* Flags in RsMaterial.f.w, above the roughness channel's two bits. */
+enum { RS_MAT_ROUGHNESS_CHANNEL = 3, RS_MAT_ALPHA_BLEND = 0x100, RS_MAT_UV_TRANSFORM = 0x200 };
+
 enum { RS_ENV_CONSTANT = 0, RS_ENV_SKY = 1, RS_ENV_MAP = 2 };
 
 enum { RS_POINT_LIGHT_POINT = 0, RS_POINT_LIGHT_SPOT = 1, RS_POINT_LIGHT_DIRECTIONAL = 2 };
@@ -92,7 +103,7 @@ typedef struct RsPrim {
 } RsPrim;
 
 typedef struct RsMaterial {
-    RsFloat4 a, b, c, d, e, f;
+    RsFloat4 a, b, c, d, e, f, g, h;
 } RsMaterial;
 
 enum { RS_SHADING_NORMALS = 1, RS_SHADING_UVS = 2 };
@@ -108,7 +119,7 @@ typedef struct RsPointLight {
 RS_STATIC_ASSERT(sizeof(RsPrim) == 48, "RsPrim is three 16-byte blocks");
 RS_STATIC_ASSERT(sizeof(RsPointLight) == 48, "RsPointLight is three 16-byte blocks");
 RS_STATIC_ASSERT(sizeof(RsShading) == 64, "RsShading is four 16-byte blocks");
-RS_STATIC_ASSERT(sizeof(RsMaterial) == 96, "RsMaterial is six 16-byte blocks");
+RS_STATIC_ASSERT(sizeof(RsMaterial) == 128, "RsMaterial is eight 16-byte blocks");
 
 /* RS_ENV_MAP keeps its image in the scene view (RsEnvMapView, env_map.h); here zenith.xyz is
  * the scale its texels are multiplied by and horizon.xy the cosine and sine of its rotation
@@ -147,9 +158,30 @@ RS_FN float rs_material_alpha_y(const RsMaterial* m) { return m->d.w; }
 RS_FN uint32_t rs_material_colour_texture(const RsMaterial* m) { return rs_float_as_uint(m->e.x); }
 RS_FN uint32_t rs_material_emission_texture(const RsMaterial* m) { return rs_float_as_uint(m->e.z); }
 RS_FN uint32_t rs_material_roughness_texture(const RsMaterial* m) { return rs_float_as_uint(m->e.w); }
-RS_FN uint32_t rs_material_roughness_channel(const RsMaterial* m) { return rs_float_as_uint(m->f.w) & 3u; }
+RS_FN uint32_t rs_material_roughness_channel(const RsMaterial* m) { return rs_float_as_uint(m->f.w) & RS_MAT_ROUGHNESS_CHANNEL; }
 RS_FN uint32_t rs_material_normal_map(const RsMaterial* m) { return rs_float_as_uint(m->f.x); }
 RS_FN uint32_t rs_material_bump_map(const RsMaterial* m) { return rs_float_as_uint(m->f.y); }
 RS_FN float rs_material_bump_scale(const RsMaterial* m) { return m->f.z; }
+RS_FN uint32_t rs_material_flags(const RsMaterial* m) { return rs_float_as_uint(m->f.w); }
+RS_FN float rs_material_opacity(const RsMaterial* m) { return 1.0f - m->g.w; }
+RS_FN float rs_material_alpha_cutoff(const RsMaterial* m) { return m->h.w; }
+
+/* The texture coordinates every texture of m reads at (see RsMaterial's layout). */
+RS_FN void rs_material_uv(const RsMaterial* m, float* u, float* v)
+{
+    if (!(rs_material_flags(m) & RS_MAT_UV_TRANSFORM))
+        return;
+    float u0 = *u, v0 = *v;
+    *u = m->g.x * u0 + m->g.y * v0 + m->g.z;
+    *v = m->h.x * u0 + m->h.y * v0 + m->h.z;
+}
+
+/* The determinant of m's uv transform: how much it scales areas of texture coordinates. */
+RS_FN float rs_material_uv_det(const RsMaterial* m)
+{
+    if (!(rs_material_flags(m) & RS_MAT_UV_TRANSFORM))
+        return 1.0f;
+    return m->g.x * m->h.y - m->g.y * m->h.x;
+}
 
 #endif /* RS_KERNEL_SCENE_DATA_H */

@@ -4,7 +4,7 @@
  *
  * A triangle's coordinates are interpolated from its vertices' (scene_data.h, RsShading); a
  * sphere's are (longitude / 2 pi, 1 - colatitude / pi) around +y from +x; a triangle without any
- * reads its textures at (0, 0).
+ * reads its textures at (0, 0). A material's uv transform (scene_data.h) then moves them.
  */
 #ifndef RS_KERNEL_TEXTURE_COORDS_H
 #define RS_KERNEL_TEXTURE_COORDS_H
@@ -16,8 +16,26 @@ typedef struct RsTexturePoint {
     float uv_area, world_area; /* texture-coordinate area per world area around the point */
 } RsTexturePoint;
 
+RS_FN RsTexturePoint rs_texture_point_of_surface(const RsSceneView* scene, const RsPrim* prim, uint32_t index,
+                                                 float b1, float b2, RsVec3 p);
+
+/* The point as the primitive's material's textures read it: through its uv transform, which
+ * also scales the texture-coordinate area by its determinant (the footprint's level of detail). */
 RS_FN RsTexturePoint rs_texture_point(const RsSceneView* scene, const RsPrim* prim, uint32_t index, float b1, float b2,
                                       RsVec3 p)
+{
+    RsTexturePoint t = rs_texture_point_of_surface(scene, prim, index, b1, b2, p);
+    const RsMaterial* m = &scene->materials[rs_prim_material(prim)];
+    if (rs_material_flags(m) & RS_MAT_UV_TRANSFORM) {
+        rs_material_uv(m, &t.u, &t.v);
+        t.uv_area *= fabsf(rs_material_uv_det(m));
+    }
+    return t;
+}
+
+/* The surface's own texture coordinates at the point (before any material transform). */
+RS_FN RsTexturePoint rs_texture_point_of_surface(const RsSceneView* scene, const RsPrim* prim, uint32_t index,
+                                                 float b1, float b2, RsVec3 p)
 {
     RsTexturePoint t;
     t.u = t.v = 0.0f;

@@ -7,7 +7,8 @@
  * B = n x T, turned to the side where v grows (so mirrored texture coordinates keep working).
  * A triangle takes dp/du and dp/dv from its edges and its vertices' texture coordinates, a
  * sphere from its (longitude, latitude) parametrisation (kernel/texture/coords.h); a triangle without
- * texture coordinates has no frame, and its normal stays as it was.
+ * texture coordinates has no frame, and its normal stays as it was. A material's uv transform
+ * changes which directions u and v grow along (rs_uv_transform_tangents).
  *
  * Normal map (MTL norm, glTF normalTexture, JSON "normal_map"): a tangent-space normal stored
  * as RGB = (n + 1) / 2, linear, +x along T, +y along B (OpenGL's and glTF's convention: green
@@ -60,6 +61,22 @@ RS_FN int rs_surface_tangents(const RsSceneView* scene, const RsPrim* prim, uint
     return 1;
 }
 
+/* dp/du' and dp/dv' for mat's transformed coordinates (u', v') = J (u, v) + c: the columns of
+ * [dp/du dp/dv] J^-1, J = [m0 m1; m3 m4]. 0 for a transform that collapses the plane. */
+RS_FN int rs_uv_transform_tangents(const RsMaterial* mat, RsVec3* dpdu, RsVec3* dpdv)
+{
+    if (!(rs_material_flags(mat) & RS_MAT_UV_TRANSFORM))
+        return 1;
+    float det = rs_material_uv_det(mat);
+    if (!(fabsf(det) > 1e-20f))
+        return 0;
+    float inv = 1.0f / det;
+    RsVec3 du = *dpdu, dv = *dpdv;
+    *dpdu = rs_scale(rs_sub(rs_scale(du, mat->h.y), rs_scale(dv, mat->h.x)), inv);
+    *dpdv = rs_scale(rs_sub(rs_scale(dv, mat->g.x), rs_scale(du, mat->g.y)), inv);
+    return 1;
+}
+
 /* The orthonormal frame (t, b, n) of the note above; 0 if dp/du lies along n. */
 RS_FN int rs_tangent_frame(RsVec3 n, RsVec3 dpdu, RsVec3 dpdv, RsVec3* t, RsVec3* b)
 {
@@ -83,7 +100,8 @@ RS_FN RsVec3 rs_mapped_normal(const RsKernelParams* kp, const RsMaterial* mat, c
         return ns;
     const RsSceneView* scene = &kp->scene;
     RsVec3 dpdu, dpdv, t, b;
-    if (!rs_surface_tangents(scene, prim, index, sp->p, &dpdu, &dpdv) || !rs_tangent_frame(ns, dpdu, dpdv, &t, &b))
+    if (!rs_surface_tangents(scene, prim, index, sp->p, &dpdu, &dpdv) || !rs_uv_transform_tangents(mat, &dpdu, &dpdv) ||
+        !rs_tangent_frame(ns, dpdu, dpdv, &t, &b))
         return ns;
     const RsTexturePoint tp = tc->t;
     RsVec3 bent;

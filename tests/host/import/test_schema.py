@@ -25,7 +25,8 @@ for name in ["unknown_key", "wrong_type", "negative_radius", "fov_range", "ior",
              "roughness_both", "roughness_half", "metal_unknown", "conductor_two_colours", "conductor_eta_only",
              "spot_cone_range", "light_type", "light_intensity", "env_map_scale",
              "directional_irradiance", "directional_key", "ortho_no_height", "ortho_fov", "perspective_height",
-             "projection_name", "ortho_height_range", "thin_roughness", "thin_ior", "checker_range", "checker_count", "checker_key"]:
+             "projection_name", "ortho_height_range", "thin_roughness", "thin_ior", "checker_range", "checker_count", "checker_key", "alpha_cutoff_blend", "alpha_cutoff_range",
+             "opacity_range", "alpha_mode_name", "uv_transform_length"]:
     found = sorted(bad_dir.rglob(f"{name}.json"))  # bad/ has a folder per kind of error
     if len(found) != 1:
         failures += 1

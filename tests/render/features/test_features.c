@@ -12,6 +12,8 @@
  * 2. Orthographic camera: an emitting ball of radius 1 in a view 4 high covers pi / 16 of the
  *    image at distance 3 and at 500 alike (a perspective view would shrink it).
  * 3. Thin dielectric: a lamp seen through a tinted pane is dimmed to T' tint (within 1%).
+ * 4. Alpha blend: a card of alpha 0.5 passes half of a lamp behind it to camera rays, one of
+ *    alpha 0.25 three quarters of a directional light to shadow rays.
  */
 #include <string.h>
 
@@ -163,6 +165,43 @@ static void test_thin_pane(const RsBackendConfig* cfg)
     rs_scene_free(&s);
 }
 
+/* A black card of alpha 0.5 (RS_ALPHA_BLEND, constant opacity) in front of the lamp lets half
+ * of its light through; a floor under a directional light behind a card of alpha 0.25 gets
+ * 0.75 of it, through shadow rays that pass the card stochastically (within 2%). */
+static void test_blend_card(const RsBackendConfig* cfg)
+{
+    RsError err = {{0}};
+    RsScene s;
+    rs_scene_init(&s);
+    s.camera.eye = rs_vec3(0.0f, 0.0f, 3.0f);
+    s.camera.look_at = rs_vec3(0.0f, 0.0f, 0.0f);
+    s.camera.fov_degrees = 2.0f;
+    RsMaterialDesc card = rs_material_desc(RS_MAT_DIFFUSE);
+    card.colour = rs_vec3_splat(0.0f);
+    card.alpha_mode = RS_ALPHA_BLEND;
+    card.opacity = 0.5f;
+    RsMaterialDesc lamp = rs_material_desc(RS_MAT_DIFFUSE);
+    lamp.colour = rs_vec3_splat(0.0f);
+    lamp.emission = rs_vec3_splat(1.0f);
+    add_quad_z(&s, 0.0f, 5.0f, (uint32_t)rs_scene_add_material_desc(&s, "card", &card, &err), &err);
+    add_quad_z(&s, -2.0f, 5.0f, (uint32_t)rs_scene_add_material_desc(&s, "lamp", &lamp, &err), &err);
+    double got = mean_of(&s, cfg, 1, 64);
+    CHECK(fabs(got - 0.5) <= 0.02, "a lamp behind a card of alpha 0.5: %.4f, expected 0.5", got);
+    rs_scene_free(&s);
+
+    floor_scene(&s, &err);
+    rs_scene_add_directional_light(&s, rs_vec3(0.0f, -1.0f, 0.0f), rs_vec3_splat(1.0f), &err);
+    card.opacity = 0.25f;
+    uint32_t cm = (uint32_t)rs_scene_add_material_desc(&s, "card", &card, &err);
+    RsVec3 q[4] = {rs_vec3(-5, 10, -5), rs_vec3(5, 10, -5), rs_vec3(5, 10, 5), rs_vec3(-5, 10, 5)};
+    rs_scene_add_triangle(&s, q[0], q[1], q[2], cm, &err);
+    rs_scene_add_triangle(&s, q[0], q[2], q[3], cm, &err);
+    double want = 0.75 * albedo / RS_PI;
+    got = mean_of(&s, cfg, 1, 64);
+    CHECK(fabs(got - want) <= 0.02 * want, "a floor lit through a card of alpha 0.25: %.5f, expected %.5f", got, want);
+    rs_scene_free(&s);
+}
+
 int main(int argc, char** argv)
 {
     RsBackendConfig cfg;
@@ -172,5 +211,6 @@ int main(int argc, char** argv)
     test_directional(&cfg);
     test_orthographic(&cfg);
     test_thin_pane(&cfg);
+    test_blend_card(&cfg);
     return rs_test_finish("test_features");
 }

@@ -312,6 +312,53 @@ static int read_emission(const RsJsonReader* r, const cJSON* node, const char* p
     return 0;
 }
 
+/* The keys every material may have: "uv_transform" [m0 .. m5] (u' = m0 u + m1 v + m2,
+ * v' = m3 u + m4 v + m5, for every texture of the material), "alpha_mode" ("mask", the default,
+ * or "blend": a stochastic cut-out), "alpha_cutoff" in [0, 1] (mask only, default 0.5) and
+ * "opacity" in [0, 1] (default 1; multiplies the alpha texture, or alone without one). */
+static int read_uv_and_alpha(const RsJsonReader* r, const cJSON* node, const char* path, RsMaterialDesc* d)
+{
+    char where[RS_PATH_MAX];
+    const cJSON* transform = cJSON_GetObjectItemCaseSensitive(node, "uv_transform");
+    if (transform) {
+        rs_json_join_key(where, path, "uv_transform");
+        if (!cJSON_IsArray(transform) || cJSON_GetArraySize(transform) != 6)
+            return rs_json_fail(r, where, "must be an array of 6 numbers [m0, m1, m2, m3, m4, m5]");
+        for (int i = 0; i < 6; ++i) {
+            char elem[RS_PATH_MAX];
+            rs_json_join_index(elem, where, i);
+            double v = 0.0;
+            if (rs_json_read_number(r, cJSON_GetArrayItem(transform, i), elem, &v))
+                return -1;
+            d->uv_transform[i] = (float)v;
+        }
+    }
+    const char* mode = "mask";
+    double cutoff = 0.5, opacity = 1.0;
+    if (rs_json_get_string(r, node, path, "alpha_mode", 0, &mode) ||
+        rs_json_get_number(r, node, path, "alpha_cutoff", 0, &cutoff) ||
+        rs_json_get_number(r, node, path, "opacity", 0, &opacity))
+        return -1;
+    int blend = strcmp(mode, "blend") == 0;
+    if (!blend && strcmp(mode, "mask") != 0) {
+        rs_json_join_key(where, path, "alpha_mode");
+        return rs_json_fail(r, where, "must be \"mask\" or \"blend\" (got \"%s\")", mode);
+    }
+    rs_json_join_key(where, path, "alpha_cutoff");
+    if (blend && cJSON_GetObjectItemCaseSensitive(node, "alpha_cutoff"))
+        return rs_json_fail(r, where, "only alpha_mode \"mask\" has a cutoff (a blend cuts out with probability 1 - alpha)");
+    if (!(cutoff >= 0.0 && cutoff <= 1.0))
+        return rs_json_fail(r, where, "must be in [0, 1] (got %g)", cutoff);
+    if (!(opacity >= 0.0 && opacity <= 1.0)) {
+        rs_json_join_key(where, path, "opacity");
+        return rs_json_fail(r, where, "must be in [0, 1] (got %g)", opacity);
+    }
+    d->alpha_mode = blend ? RS_ALPHA_BLEND : RS_ALPHA_MASK;
+    d->alpha_cutoff = (float)cutoff;
+    d->opacity = (float)opacity;
+    return 0;
+}
+
 int rs_json_read_material(const RsJsonReader* r, const cJSON* node, const char* path)
 {
     if (rs_json_expect_object(r, node, path))
@@ -331,44 +378,51 @@ int rs_json_read_material(const RsJsonReader* r, const cJSON* node, const char* 
     int status;
     if (strcmp(type, "diffuse") == 0) {
         static const char* const keys[] = {"name",     "type",       "albedo",   "alpha", "emission",
-                                           "two_sided", "normal_map", "bump_map", NULL};
+                                           "two_sided", "normal_map", "bump_map",
+                                           "uv_transform", "alpha_mode", "alpha_cutoff", "opacity", NULL};
         d = rs_material_desc(RS_MAT_DIFFUSE);
         status = rs_json_check_keys(r, node, path, keys) || read_colour_or_texture(r, node, path, name, "albedo", 1, &d) ||
                  read_alpha(r, node, path, name, &d);
     } else if (strcmp(type, "mirror") == 0) {
         static const char* const keys[] = {"name",      "type",       "color",    "emission",
-                                           "two_sided", "normal_map", "bump_map", NULL};
+                                           "two_sided", "normal_map", "bump_map",
+                                           "uv_transform", "alpha_mode", "alpha_cutoff", "opacity", NULL};
         d = rs_material_desc(RS_MAT_MIRROR);
         status = rs_json_check_keys(r, node, path, keys) || read_colour_or_texture(r, node, path, name, "color", 0, &d);
     } else if (strcmp(type, "conductor") == 0) {
         static const char* const keys[] = {"name", "type", "color", "metal", "eta", "k", "roughness", "roughness_u",
                                            "roughness_v", "emission", "two_sided", "normal_map", "bump_map",
-                                           NULL};
+                                          
+                                           "uv_transform", "alpha_mode", "alpha_cutoff", "opacity", NULL};
         d = rs_material_desc(RS_MAT_CONDUCTOR);
         status = rs_json_check_keys(r, node, path, keys) || read_conductor_colour(r, node, path, name, &d) ||
                  read_roughness(r, node, path, name, &d);
     } else if (strcmp(type, "dielectric") == 0) {
         static const char* const keys[] = {"name", "type", "ior", "color", "roughness", "roughness_u", "roughness_v",
-                                           "emission", "two_sided", "normal_map", "bump_map", NULL};
+                                           "emission", "two_sided", "normal_map", "bump_map",
+                                           "uv_transform", "alpha_mode", "alpha_cutoff", "opacity", NULL};
         d = rs_material_desc(RS_MAT_DIELECTRIC);
         status = rs_json_check_keys(r, node, path, keys) || read_ior(r, node, path, &d) ||
                  read_colour_or_texture(r, node, path, name, "color", 0, &d) || read_roughness(r, node, path, name, &d);
     } else if (strcmp(type, "thin_dielectric") == 0) {
         static const char* const keys[] = {"name",     "type",      "ior",        "color",    "emission",
-                                           "two_sided", "normal_map", "bump_map", NULL};
+                                           "two_sided", "normal_map", "bump_map",
+                                           "uv_transform", "alpha_mode", "alpha_cutoff", "opacity", NULL};
         d = rs_material_desc(RS_MAT_THIN_DIELECTRIC);
         status = rs_json_check_keys(r, node, path, keys) || read_ior(r, node, path, &d) ||
                  read_colour_or_texture(r, node, path, name, "color", 0, &d);
     } else if (strcmp(type, "plastic") == 0) {
         static const char* const keys[] = {"name", "type", "color", "alpha", "ior", "roughness", "roughness_u",
                                            "roughness_v", "emission", "two_sided", "normal_map", "bump_map",
-                                           NULL};
+                                          
+                                           "uv_transform", "alpha_mode", "alpha_cutoff", "opacity", NULL};
         d = rs_material_desc(RS_MAT_PLASTIC);
         status = rs_json_check_keys(r, node, path, keys) || read_colour_or_texture(r, node, path, name, "color", 0, &d) ||
                  read_alpha(r, node, path, name, &d) ||
                  read_ior(r, node, path, &d) || read_roughness(r, node, path, name, &d);
     } else if (strcmp(type, "emissive") == 0) {
-        static const char* const keys[] = {"name", "type", "emission", "two_sided", NULL};
+        static const char* const keys[] = {"name", "type", "emission", "two_sided",
+                                           "uv_transform", "alpha_mode", "alpha_cutoff", "opacity", NULL};
         d = rs_material_desc(RS_MAT_DIFFUSE);
         d.colour = rs_vec3_splat(0.0f); /* a pure emitter reflects nothing */
         status = rs_json_check_keys(r, node, path, keys) || read_emission(r, node, path, name, 1, &d);
@@ -379,7 +433,7 @@ int rs_json_read_material(const RsJsonReader* r, const cJSON* node, const char* 
                             "\"thin_dielectric\", \"plastic\", \"emissive\" (got \"%s\")",
                             type);
     }
-    if (status || read_surface_maps(r, node, path, name, &d) ||
+    if (status || read_surface_maps(r, node, path, name, &d) || read_uv_and_alpha(r, node, path, &d) ||
         (d.emission_texture == RS_NO_TEXTURE && read_emission(r, node, path, name, 0, &d)) ||
         rs_json_get_bool(r, node, path, "two_sided", &d.two_sided))
         return -1;
