@@ -14,6 +14,8 @@
  * 3. Thin dielectric: a lamp seen through a tinted pane is dimmed to T' tint (within 1%).
  * 4. Alpha blend: a card of alpha 0.5 passes half of a lamp behind it to camera rays, one of
  *    alpha 0.25 three quarters of a directional light to shadow rays.
+ * 5. Checkerboard through a uv_transform, seen by an orthographic camera under a directional
+ *    light: every pixel shows its own square's colour, the mean is 1/2.
  */
 #include <string.h>
 
@@ -202,6 +204,52 @@ static void test_blend_card(const RsBackendConfig* cfg)
     rs_scene_free(&s);
 }
 
+/* An orthographic view that just covers a unit quad (uv = its x and 1 - its y as seen) carrying
+ * a white and black checkerboard repeated 4 times each way by uv_transform: 8 x 8 squares of
+ * 2 x 2 pixels, lit head-on by a directional light of irradiance pi (so radiance = albedo).
+ * Every pixel lies inside one square: its value is nearer that square's colour than the other
+ * (the footprint's box blurs only the half-pixel at square edges), and the image mean is 1/2. */
+static void test_checker_transform(const RsBackendConfig* cfg)
+{
+    RsError err = {{0}};
+    RsScene s;
+    rs_scene_init(&s);
+    s.camera.eye = rs_vec3(0.5f, 0.5f, 2.0f);
+    s.camera.look_at = rs_vec3(0.5f, 0.5f, 0.0f);
+    s.camera.projection = RS_PROJECTION_ORTHOGRAPHIC;
+    s.camera.ortho_height = 1.0f;
+    RsMaterialDesc d = rs_material_desc(RS_MAT_DIFFUSE);
+    d.colour_texture = (uint32_t)rs_scene_add_checkerboard(&s, rs_vec3_splat(1.0f), rs_vec3_splat(0.0f), &err);
+    d.colour = rs_vec3_splat(1.0f);
+    d.uv_transform[0] = d.uv_transform[4] = 4.0f;
+    uint32_t m = (uint32_t)rs_scene_add_material_desc(&s, "board", &d, &err);
+    RsVec3 q[4] = {rs_vec3(0, 0, 0), rs_vec3(1, 0, 0), rs_vec3(1, 1, 0), rs_vec3(0, 1, 0)};
+    const float uv0[6] = {0, 0, 1, 0, 1, 1}, uv1[6] = {0, 0, 1, 1, 0, 1};
+    rs_scene_add_triangle_shaded(&s, q[0], q[1], q[2], NULL, uv0, m, &err);
+    rs_scene_add_triangle_shaded(&s, q[0], q[2], q[3], NULL, uv1, m, &err);
+    rs_scene_add_directional_light(&s, rs_vec3(0.0f, 0.0f, -1.0f), rs_vec3_splat((float)RS_PI), &err);
+    CHECK(err.message[0] == 0, "%s", err.message);
+    RsFloat4* film = render_film(&s, cfg, 1, 16);
+    if (film) {
+        int wrong = 0;
+        double sum = 0.0;
+        for (int y = 0; y < SIZE; ++y)
+            for (int x = 0; x < SIZE; ++x) {
+                /* pixel (x, y) covers u in [x, x + 1) / 16 and v in [15 - y, 16 - y) / 16: cell
+                 * (floor(8u), floor(8v)) = (x / 2, (15 - y) / 2), white when their sum is even */
+                int white = ((x / 2) + ((SIZE - 1 - y) / 2)) % 2 == 0;
+                float value = film[y * SIZE + x].x / film[y * SIZE + x].w;
+                sum += value;
+                wrong += white ? !(value > 0.6f) : !(value < 0.4f);
+            }
+        CHECK(wrong == 0, "%d pixels of the transformed checkerboard are nearer the wrong colour", wrong);
+        CHECK(fabs(sum / (SIZE * SIZE) - 0.5) < 0.01, "the checkerboard's mean is %.4f, expected 0.5",
+              sum / (SIZE * SIZE));
+        free(film);
+    }
+    rs_scene_free(&s);
+}
+
 int main(int argc, char** argv)
 {
     RsBackendConfig cfg;
@@ -212,5 +260,6 @@ int main(int argc, char** argv)
     test_orthographic(&cfg);
     test_thin_pane(&cfg);
     test_blend_card(&cfg);
+    test_checker_transform(&cfg);
     return rs_test_finish("test_features");
 }
