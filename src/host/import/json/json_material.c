@@ -128,11 +128,12 @@ static int32_t load_texture(const RsJsonReader* r, const char* where, const char
 
 /* A colour that may be an image: [r, g, b], or {"texture": "file.png", "wrap": "repeat" or
  * "clamp"}. The image is sRGB-encoded colour, as PNG and JPEG files are. */
-/* {"checkerboard": [[r, g, b], [r, g, b]]} at `where`: colour0 where floor(2u) + floor(2v) is
- * even, colour1 elsewhere, each in [0, 1] as a colour is. */
-static int read_checkerboard(const RsJsonReader* r, const cJSON* value, const char* where, RsMaterialDesc* d)
+/* {"checkerboard": [[r, g, b], [r, g, b]]} at `where` (allowed `keys`): colour0 where
+ * floor(2u) + floor(2v) is even, colour1 elsewhere, each in [0, 1] as a colour is; its texture
+ * goes into d->colour_texture. */
+static int read_checkerboard(const RsJsonReader* r, const cJSON* value, const char* where, const char* const* keys,
+                             RsMaterialDesc* d)
 {
-    static const char* const keys[] = {"checkerboard", NULL};
     if (rs_json_check_keys(r, value, where, keys))
         return -1;
     const cJSON* pair = cJSON_GetObjectItemCaseSensitive(value, "checkerboard");
@@ -174,8 +175,9 @@ static int read_colour_or_texture(const RsJsonReader* r, const cJSON* node, cons
         return read_colour(r, node, path, key, required, d);
     char where[RS_PATH_MAX];
     rs_json_join_key(where, path, key);
+    static const char* const checker_keys[] = {"checkerboard", NULL};
     if (cJSON_GetObjectItemCaseSensitive(value, "checkerboard"))
-        return read_checkerboard(r, value, where, d);
+        return read_checkerboard(r, value, where, checker_keys, d);
     static const char* const keys[] = {"texture", "wrap", NULL};
     const char* file = NULL;
     const char* wrap = "repeat";
@@ -298,6 +300,17 @@ static int read_emission(const RsJsonReader* r, const cJSON* node, const char* p
                rs_json_check_colour_range(r, path, "emission", d->emission, INFINITY);
     char where[RS_PATH_MAX];
     rs_json_join_key(where, path, "emission");
+    if (cJSON_GetObjectItemCaseSensitive(value, "checkerboard")) { /* two colours times scale */
+        static const char* const checker_keys[] = {"checkerboard", "scale", NULL};
+        RsMaterialDesc board = *d;
+        d->emission = rs_vec3_splat(1.0f);
+        if (rs_json_check_keys(r, value, where, checker_keys) ||
+            rs_json_get_scale(r, value, where, "scale", &d->emission) ||
+            read_checkerboard(r, value, where, checker_keys, &board))
+            return -1;
+        d->emission_texture = board.colour_texture;
+        return 0;
+    }
     static const char* const keys[] = {"texture", "scale", NULL};
     const char* file = NULL;
     if (rs_json_check_keys(r, value, where, keys) || rs_json_get_string(r, value, where, "texture", 1, &file))
