@@ -16,7 +16,7 @@ static void usage(FILE* f)
             "usage: raystream COMMAND [options]\n"
             "\n"
             "commands:\n"
-            "  render SCENE -o FILE   render a JSON scene to PNG / HDR / PFM\n"
+            "  render SCENE -o FILE   render a scene to PNG / EXR / HDR / PFM\n"
             "  view SCENE             interactive progressive viewer (SDL2 window, or --headless)\n"
             "  bench                  FPS per depth for every dead-ray strategy, ray statistics\n"
             "  bench-compact          stream-compaction micro-benchmark (GPU)\n"
