@@ -32,6 +32,35 @@ static float vertex_along(float v0, float e)
     return p;
 }
 
+static float step_by(float f, int steps)
+{
+    for (; steps > 0; --steps)
+        f = nextafterf(f, INFINITY);
+    for (; steps < 0; ++steps)
+        f = nextafterf(f, -INFINITY);
+    return f;
+}
+
+/* A vertex normal that loading (which normalizes it: rs_scene_add_triangle_shaded) turns into
+ * the stored unit normal n exactly; normalizing twice is not always the identity, so n itself
+ * may not do, but one a few float steps away does. */
+static RsVec3 normal_for(RsVec3 n)
+{
+    RsVec3 target = n;
+    for (int reach = 0; reach <= 3; ++reach)
+        for (int dx = -reach; dx <= reach; ++dx)
+            for (int dy = -reach; dy <= reach; ++dy)
+                for (int dz = -reach; dz <= reach; ++dz) {
+                    if (abs(dx) != reach && abs(dy) != reach && abs(dz) != reach)
+                        continue; /* tried at a smaller reach */
+                    RsVec3 c = rs_vec3(step_by(n.x, dx), step_by(n.y, dy), step_by(n.z, dz));
+                    RsVec3 back = rs_normalize(c);
+                    if (back.x == target.x && back.y == target.y && back.z == target.z)
+                        return c;
+                }
+    return n;
+}
+
 static uint32_t shading_flags(const RsShading* shading, size_t shading_count, size_t i)
 {
     return i < shading_count ? rs_float_as_uint(shading[i].d.w) & (RS_SHADING_NORMALS | RS_SHADING_UVS) : 0u;
@@ -107,8 +136,8 @@ static int encode_ply(const RsPrim* prims, const RsShading* shading, size_t firs
         for (int k = 0; k < 3; ++k) {
             if (put_f32(b, v[k].x) || put_f32(b, v[k].y) || put_f32(b, v[k].z))
                 return -1;
-            if ((flags & RS_SHADING_NORMALS) &&
-                (put_f32(b, rows[k]->x) || put_f32(b, rows[k]->y) || put_f32(b, rows[k]->z)))
+            RsVec3 normal = (flags & RS_SHADING_NORMALS) ? normal_for(rs_xyz(*rows[k])) : rs_vec3_splat(0.0f);
+            if ((flags & RS_SHADING_NORMALS) && (put_f32(b, normal.x) || put_f32(b, normal.y) || put_f32(b, normal.z)))
                 return -1;
             if ((flags & RS_SHADING_UVS) && (put_f32(b, rows[k]->w) || put_f32(b, vs[k])))
                 return -1;

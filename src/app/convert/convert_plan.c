@@ -243,6 +243,12 @@ static float spot_angle(float c)
 {
     float a = (float)(acos((double)c) * (180.0 / RS_PI));
     const float to_radians = RS_PI / 180.0f;
+    for (int digits = 0; digits <= 6; ++digits) { /* a round number where one does: 25, not 25.000004 */
+        double scale = pow(10.0, digits);
+        float r = (float)(round((double)a * scale) / scale);
+        if (cosf(r * to_radians) == c)
+            return r;
+    }
     float up = a, down = a;
     for (int step = 0; step < 256; ++step) {
         if (cosf(up * to_radians) == c)
@@ -253,6 +259,42 @@ static float spot_angle(float c)
         down = nextafterf(down, -INFINITY);
     }
     return a;
+}
+
+/* The spot light's axis as the JSON reader makes it from position and look_at (json_light.c,
+ * then rs_scene_add_spot_light's normalisation). */
+static RsVec3 spot_axis(RsVec3 p, RsVec3 l)
+{
+    double ax = (double)l.x - p.x, ay = (double)l.y - p.y, az = (double)l.z - p.z;
+    double length = sqrt(ax * ax + ay * ay + az * az);
+    return rs_normalize(rs_vec3((float)(ax / length), (float)(ay / length), (float)(az / length)));
+}
+
+static float nudge(float f, int steps)
+{
+    for (; steps > 0; --steps)
+        f = nextafterf(f, INFINITY);
+    for (; steps < 0; ++steps)
+        f = nextafterf(f, -INFINITY);
+    return f;
+}
+
+/* A look_at from which the reader computes exactly the stored unit axis. */
+static RsVec3 spot_look_at(RsVec3 p, RsVec3 axis)
+{
+    const float scales[3] = {1.0f, 16.0f, 256.0f};
+    for (int si = 0; si < 3; ++si) {
+        RsVec3 l = rs_add(p, rs_scale(axis, scales[si]));
+        for (int dx = -2; dx <= 2; ++dx)
+            for (int dy = -2; dy <= 2; ++dy)
+                for (int dz = -2; dz <= 2; ++dz) {
+                    RsVec3 c = rs_vec3(nudge(l.x, dx), nudge(l.y, dy), nudge(l.z, dz));
+                    RsVec3 a = spot_axis(p, c);
+                    if (a.x == axis.x && a.y == axis.y && a.z == axis.z)
+                        return c;
+                }
+    }
+    return rs_add(p, axis);
 }
 
 static int add_lights(RsConvertPlan* plan, cJSON* root, RsError* err)
@@ -285,6 +327,11 @@ static int add_lights(RsConvertPlan* plan, cJSON* root, RsError* err)
         } else if (type == RS_POINT_LIGHT_SPOT) {
             float cone = spot_angle(l->b.w), inner = spot_angle(l->c.w);
             float delta = cone - inner, up = delta, down = delta; /* such that cone - delta is inner */
+            for (int digits = 0; digits <= 6 && cone - delta != inner; ++digits) {
+                double scale = pow(10.0, digits);
+                float r = (float)(round((double)(cone - inner) * scale) / scale);
+                delta = cone - r == inner ? r : delta;
+            }
             for (int step = 0; step < 64 && cone - delta != inner; ++step) {
                 up = nextafterf(up, INFINITY);
                 down = nextafterf(down, -INFINITY);
@@ -294,7 +341,7 @@ static int add_lights(RsConvertPlan* plan, cJSON* root, RsError* err)
                 delta = 0.0f;
             cJSON_AddStringToObject(node, "type", "spot");
             cJSON_AddItemToObject(node, "position", rs_convert_vec3(position));
-            cJSON_AddItemToObject(node, "look_at", rs_convert_vec3(rs_add(position, rs_xyz(l->c))));
+            cJSON_AddItemToObject(node, "look_at", rs_convert_vec3(spot_look_at(position, rs_xyz(l->c))));
             cJSON_AddItemToObject(node, "intensity", rs_convert_vec3(rs_xyz(l->b)));
             cJSON_AddItemToObject(node, "cone_angle", rs_convert_number(cone));
             cJSON_AddItemToObject(node, "cone_delta_angle", rs_convert_number(delta));
