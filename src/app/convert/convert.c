@@ -19,8 +19,6 @@
 #include "app/options.h"
 #include "app/output_paths.h"
 #include "host/import/scene_loader.h"
-#include "host/io/exr_io.h"
-#include "host/io/image_io.h"
 #include "host/io/safe_file.h"
 
 static void usage(FILE* f)
@@ -103,18 +101,6 @@ static int parse_args(int argc, char** argv, ConvertArgs* a)
     return 0;
 }
 
-static int write_file(const RsConvertFile* f, RsError* err)
-{
-    if (f->kind == RS_CONVERT_PNG)
-        return rs_image_write(f->path, f->width, f->height, NULL, f->rgba, err);
-    if (f->kind == RS_CONVERT_EXR) {
-        const RsExrLayer layer = {"", "RGB", f->rgb};
-        return rs_exr_write(f->path, f->width, f->height, &layer, 1, 0, err);
-    }
-    const RsBytes part = {f->data, f->size};
-    return rs_file_write_atomic(f->path, &part, 1, err);
-}
-
 /* Checks every path of the plan (and the JSON) against each other and the files read, then
  * writes the side files and the JSON. Returns RS_EXIT_*. */
 static int write_plan(const ConvertArgs* a, const RsConvertPlan* plan, const RsFileList* files)
@@ -139,7 +125,7 @@ static int write_plan(const ConvertArgs* a, const RsConvertPlan* plan, const RsF
         return RS_EXIT_FAILURE;
     }
     for (size_t i = 0; i < plan->file_count; ++i) {
-        if (write_file(&plan->files[i], &err)) {
+        if (rs_convert_write_file(&plan->files[i], &err)) {
             rs_cli_error("%s", err.message);
             free(text);
             return RS_EXIT_FAILURE;

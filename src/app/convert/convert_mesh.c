@@ -42,22 +42,38 @@ static float step_by(float f, int steps)
 }
 
 /* A vertex normal that loading (which normalizes it: rs_scene_add_triangle_shaded) turns into
- * the stored unit normal n exactly; normalizing twice is not always the identity, so n itself
- * may not do, but one a few float steps away does. */
+ * the stored unit normal n exactly. Normalizing twice is not always the identity, so n itself
+ * may not do; then a vector a few float steps away, or n scaled by some L and nudged (the
+ * rounding of the length's reciprocal differs with the length), does. */
+static int normalizes_to(RsVec3 c, RsVec3 target)
+{
+    RsVec3 back = rs_normalize(c);
+    return back.x == target.x && back.y == target.y && back.z == target.z;
+}
+
 static RsVec3 normal_for(RsVec3 n)
 {
-    RsVec3 target = n;
-    for (int reach = 0; reach <= 3; ++reach)
+    for (int reach = 0; reach <= 2; ++reach)
         for (int dx = -reach; dx <= reach; ++dx)
             for (int dy = -reach; dy <= reach; ++dy)
                 for (int dz = -reach; dz <= reach; ++dz) {
                     if (abs(dx) != reach && abs(dy) != reach && abs(dz) != reach)
                         continue; /* tried at a smaller reach */
                     RsVec3 c = rs_vec3(step_by(n.x, dx), step_by(n.y, dy), step_by(n.z, dz));
-                    RsVec3 back = rs_normalize(c);
-                    if (back.x == target.x && back.y == target.y && back.z == target.z)
+                    if (normalizes_to(c, n))
                         return c;
                 }
+    for (int j = 1; j <= 96; ++j) {
+        float scale = 1.0f + (float)j / 32.0f;
+        RsVec3 base = rs_scale(n, scale);
+        for (int dx = -1; dx <= 1; ++dx)
+            for (int dy = -1; dy <= 1; ++dy)
+                for (int dz = -1; dz <= 1; ++dz) {
+                    RsVec3 c = rs_vec3(step_by(base.x, dx), step_by(base.y, dy), step_by(base.z, dz));
+                    if (normalizes_to(c, n))
+                        return c;
+                }
+    }
     return n;
 }
 

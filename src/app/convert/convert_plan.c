@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host/io/exr_io.h"
+#include "host/io/image_io.h"
+#include "host/io/safe_file.h"
 #include "host/scene/settings.h"
 
 cJSON* rs_convert_number(float f)
@@ -279,21 +282,31 @@ static float nudge(float f, int steps)
     return f;
 }
 
-/* A look_at from which the reader computes exactly the stored unit axis. */
+/* A look_at from which the reader computes exactly the stored unit axis: the reader rounds the
+ * direction to a float vector u and normalizes u again, so first the u near the axis that
+ * normalize to it, then for each a point along it, nudged, whose direction rounds to u. */
 static RsVec3 spot_look_at(RsVec3 p, RsVec3 axis)
 {
-    const float scales[3] = {1.0f, 16.0f, 256.0f};
-    for (int si = 0; si < 3; ++si) {
-        RsVec3 l = rs_add(p, rs_scale(axis, scales[si]));
-        for (int dx = -2; dx <= 2; ++dx)
-            for (int dy = -2; dy <= 2; ++dy)
-                for (int dz = -2; dz <= 2; ++dz) {
-                    RsVec3 c = rs_vec3(nudge(l.x, dx), nudge(l.y, dy), nudge(l.z, dz));
-                    RsVec3 a = spot_axis(p, c);
-                    if (a.x == axis.x && a.y == axis.y && a.z == axis.z)
-                        return c;
+    const float scales[5] = {1.0f, 4.0f, 64.0f, 1024.0f, 65536.0f};
+    for (int ux = -3; ux <= 3; ++ux)
+        for (int uy = -3; uy <= 3; ++uy)
+            for (int uz = -3; uz <= 3; ++uz) {
+                RsVec3 u = rs_vec3(nudge(axis.x, ux), nudge(axis.y, uy), nudge(axis.z, uz));
+                RsVec3 back = rs_normalize(u);
+                if (back.x != axis.x || back.y != axis.y || back.z != axis.z)
+                    continue;
+                for (int si = 0; si < 5; ++si) {
+                    RsVec3 l = rs_add(p, rs_scale(u, scales[si]));
+                    for (int dx = -2; dx <= 2; ++dx)
+                        for (int dy = -2; dy <= 2; ++dy)
+                            for (int dz = -2; dz <= 2; ++dz) {
+                                RsVec3 c = rs_vec3(nudge(l.x, dx), nudge(l.y, dy), nudge(l.z, dz));
+                                RsVec3 a = spot_axis(p, c);
+                                if (a.x == axis.x && a.y == axis.y && a.z == axis.z)
+                                    return c;
+                            }
                 }
-    }
+            }
     return rs_add(p, axis);
 }
 
@@ -415,6 +428,18 @@ void rs_convert_plan_free(RsConvertPlan* plan)
     free(plan->texture_written);
     cJSON_Delete(plan->root);
     memset(plan, 0, sizeof *plan);
+}
+
+int rs_convert_write_file(const RsConvertFile* f, RsError* err)
+{
+    if (f->kind == RS_CONVERT_PNG)
+        return rs_image_write(f->path, f->width, f->height, NULL, f->rgba, err);
+    if (f->kind == RS_CONVERT_EXR) {
+        const RsExrLayer layer = {"", "RGB", f->rgb};
+        return rs_exr_write(f->path, f->width, f->height, &layer, 1, 0, err);
+    }
+    const RsBytes part = {f->data, f->size};
+    return rs_file_write_atomic(f->path, &part, 1, err);
 }
 
 /* out_dir (canonical) and out_stem from the output path; the folder must exist. */

@@ -13,7 +13,11 @@
  * each run of consecutive triangles with one material and one kind of shading data becomes
  * one PLY file, spheres stay in place between them; numbers are written with the fewest
  * digits that read back as the same float; a triangle's second and third vertices, which the
- * scene keeps only as edges from the first, are chosen so that the edges come out the same.
+ * scene keeps only as edges from the first, are chosen so that the edges come out the same,
+ * and vertex normals, spot light axes and angles and an environment's rotation so that the
+ * reader's normalisations and cosines give back the stored values. One limit: a spot light
+ * axis that an importer normalized once from an arbitrary direction may not be one the JSON
+ * reader (which normalizes twice) can make; it then differs in its last bits.
  */
 #ifndef RS_APP_CONVERT_PLAN_H
 #define RS_APP_CONVERT_PLAN_H
@@ -64,6 +68,9 @@ typedef struct RsConvertPlan {
 int rs_convert_plan(RsConvertPlan* plan, const RsScene* scene, const RsFileList* files_read, const char* out_path,
                     RsError* err);
 void rs_convert_plan_free(RsConvertPlan* plan);
+
+/* Writes one side file of a plan, through a temporary name; 0 or -1 with err set. */
+int rs_convert_write_file(const RsConvertFile* file, RsError* err);
 
 /* ---- shared by the plan's parts (convert_plan.c, convert_material.c, convert_mesh.c) ---- */
 
