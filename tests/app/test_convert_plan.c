@@ -3,8 +3,10 @@
  * a roughness read from the green channel, an environment map made in memory, non-unit vertex
  * normals and texture coordinates. Planned and written, then loaded back from the JSON: the
  * primitives, shading, lights, materials (with the texels of every texture they read) and the
- * environment are the same, bit for bit (a spot light's axis to its last bits: see below). A material known only as kernel blocks is refused,
- * naming it. Host C11.
+ * environment are the same, bit for bit (a spot light's axis to its last bits: see below). A
+ * material known only as kernel blocks is refused, naming it. The keys of format version 2 that
+ * other parts fill in (orthographic camera, thin dielectric, texture transform, alpha mode,
+ * objects and instances) are written as the spec says. Host C11.
  *
  *   test_convert_plan TMPDIR_PARENT (a folder to make a temporary folder in)
  */
@@ -214,6 +216,42 @@ int main(int argc, char** argv)
           "%s", err.message);
     CHECK(rs_convert_plan(&plan, &scene, &none, out, &err) != 0 && strstr(err.message, "'blocks only'"),
           "a material without a description: '%s'", err.message);
+    rs_convert_plan_free(&plan);
+    rs_scene_free(&scene);
+
+    /* the keys of format version 2 that other parts of raystream fill in (docs: json-v2 spec):
+     * written from what the scene holds, whether or not this build renders them yet */
+    rs_scene_init(&scene);
+    rs_error_clear(&err);
+    scene.camera.projection = RS_PROJECTION_ORTHOGRAPHIC;
+    scene.camera.ortho_height = 2.5f;
+    RsMaterialDesc pane = rs_material_desc(RS_MAT_THIN_DIELECTRIC);
+    pane.ior = 1.52f;
+    RsMaterialDesc decal = rs_material_desc(RS_MAT_DIFFUSE);
+    const float uv[6] = {2.0f, 0.0f, 0.5f, 0.0f, 3.0f, 0.25f};
+    memcpy(decal.uv_transform, uv, sizeof uv);
+    decal.alpha_mode = RS_ALPHA_BLEND;
+    decal.opacity = 0.75f;
+    decal.alpha_cutoff = 0.25f;
+    CHECK(rs_scene_add_material_desc(&scene, "pane", &pane, &err) == 0 &&
+              rs_scene_add_material_desc(&scene, "decal", &decal, &err) == 1,
+          "%s", err.message);
+    int32_t object = rs_scene_begin_object(&scene, &err);
+    CHECK(object == 0 && rs_scene_add_sphere(&scene, rs_vec3_splat(0.0f), 0.5f, 1, &err) == 0 &&
+              rs_scene_end_object(&scene, &err) == 0,
+          "object: %s", err.message);
+    RsTransform to_world = rs_transform_translate(rs_vec3(1.0f, 2.0f, 3.0f));
+    CHECK(rs_scene_add_instance(&scene, 0, &to_world, &err) == 0, "instance: %s", err.message);
+    CHECK(rs_convert_plan(&plan, &scene, &none, out, &err) == 0, "plan of version-2 features: %s", err.message);
+    char* json = plan.root ? cJSON_PrintUnformatted(plan.root) : NULL;
+    const char* expected[] = {"\"projection\":\"orthographic\"", "\"ortho_height\":2.5", "\"type\":\"thin_dielectric\"",
+                              "\"ior\":1.52", "\"uv_transform\":[2,0,0.5,0,3,0.25]", "\"alpha_mode\":\"blend\"",
+                              "\"alpha_cutoff\":0.25", "\"opacity\":0.75", "\"objects\":[{\"name\":\"object0\"",
+                              "\"type\":\"instance\",\"object\":\"object0\",\"transform\":{\"matrix\":[1,0,0,1,0,1,0,2,0,0,1,3,0,0,0,1]}"};
+    for (size_t i = 0; i < sizeof expected / sizeof expected[0]; ++i)
+        CHECK(json && strstr(json, expected[i]), "the JSON lacks %s: %s", expected[i], json ? json : "(none)");
+    CHECK(json && !strstr(json, "\"fov\""), "an orthographic camera written with a fov");
+    free(json);
     rs_convert_plan_free(&plan);
     rs_scene_free(&scene);
     rmdir(dir);
