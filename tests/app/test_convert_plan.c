@@ -246,10 +246,20 @@ int main(int argc, char** argv)
     char* json = plan.root ? cJSON_PrintUnformatted(plan.root) : NULL;
     const char* expected[] = {"\"projection\":\"orthographic\"", "\"ortho_height\":2.5", "\"type\":\"thin_dielectric\"",
                               "\"ior\":1.52", "\"uv_transform\":[2,0,0.5,0,3,0.25]", "\"alpha_mode\":\"blend\"",
-                              "\"alpha_cutoff\":0.25", "\"opacity\":0.75", "\"objects\":[{\"name\":\"object0\"",
-                              "\"type\":\"instance\",\"object\":\"object0\",\"transform\":{\"matrix\":[1,0,0,1,0,1,0,2,0,0,1,3,0,0,0,1]}"};
+                              "\"alpha_cutoff\":0.25", "\"opacity\":0.75"};
     for (size_t i = 0; i < sizeof expected / sizeof expected[0]; ++i)
         CHECK(json && strstr(json, expected[i]), "the JSON lacks %s: %s", expected[i], json ? json : "(none)");
+    /* instances: as objects and "instance" shapes, or, where this build flattens them, as the
+     * world's copies only (never both: they would be drawn twice) */
+    const char* objects = "\"objects\":[{\"name\":\"object0\"";
+    const char* instance =
+        "\"type\":\"instance\",\"object\":\"object0\",\"transform\":{\"matrix\":[1,0,0,1,0,1,0,2,0,0,1,3,0,0,0,1]}";
+    const char* copy = "{\"type\":\"sphere\",\"center\":[1,2,3],\"radius\":0.5,\"material\":\"decal\"}";
+    int flat = rs_convert_instances_flattened();
+    int has_objects = json && strstr(json, objects), has_instance = json && strstr(json, instance);
+    int has_copy = json && strstr(json, copy);
+    CHECK(has_objects == !flat && has_instance == !flat && has_copy == flat,
+          "instances (%s in this build) written as: %s", flat ? "flattened" : "kept apart", json ? json : "(none)");
     CHECK(json && !strstr(json, "\"fov\""), "an orthographic camera written with a fov");
     free(json);
     rs_convert_plan_free(&plan);

@@ -381,9 +381,33 @@ static cJSON* matrix_of(const RsTransform* t)
     return node;
 }
 
+int rs_convert_instances_flattened(void)
+{
+    static int known = -1;
+    if (known >= 0)
+        return known;
+    RsScene probe;
+    RsError err = {{0}};
+    rs_scene_init(&probe);
+    RsMaterialDesc d = rs_material_desc(RS_MAT_DIFFUSE);
+    RsTransform identity = rs_transform_identity();
+    int ok = rs_scene_add_material_desc(&probe, "probe", &d, &err) == 0 && rs_scene_begin_object(&probe, &err) == 0 &&
+             rs_scene_add_sphere(&probe, rs_vec3_splat(0.0f), 1.0f, 0, &err) == 0 &&
+             rs_scene_end_object(&probe, &err) == 0 && rs_scene_add_instance(&probe, 0, &identity, &err) == 0;
+    known = ok && probe.prims.count > 0;
+    rs_scene_free(&probe);
+    return known;
+}
+
 static int add_geometry(RsConvertPlan* plan, cJSON* root, RsError* err)
 {
     const RsScene* s = plan->scene;
+    if (s->instances.count && rs_convert_instances_flattened()) {
+        /* this build copies every instance's primitives into the world: they are all in prims
+         * already, and writing the objects and instances too would draw them twice */
+        cJSON* shapes = cJSON_AddArrayToObject(root, "shapes");
+        return rs_convert_shapes(plan, s->prims.data, s->shading.data, s->shading.count, 0, s->prims.count, shapes, err);
+    }
     if (s->objects.count) {
         cJSON* objects = cJSON_AddArrayToObject(root, "objects");
         for (size_t o = 0; o < s->objects.count; ++o) {

@@ -69,6 +69,12 @@ int rs_convert_plan(RsConvertPlan* plan, const RsScene* scene, const RsFileList*
                     RsError* err);
 void rs_convert_plan_free(RsConvertPlan* plan);
 
+/* Whether this build's rs_scene_add_instance copies the object's primitives into the world
+ * (instances flattened) rather than keeping them apart (a two-level structure): found by trying
+ * it on a scratch scene, once. Flattened, the plan writes the world's primitives (copies
+ * included) and no objects or instances; otherwise objects and "instance" shapes. */
+int rs_convert_instances_flattened(void);
+
 /* Writes one side file of a plan, through a temporary name; 0 or -1 with err set. */
 int rs_convert_write_file(const RsConvertFile* file, RsError* err);
 
