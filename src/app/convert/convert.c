@@ -178,7 +178,7 @@ int rs_cmd_convert(int argc, char** argv)
     if (rs_convert_plan(&plan, &scene, &files, a.out, &err) == 0)
         status = write_plan(&a, &plan, &files);
     else
-        rs_cli_error("%s: cannot convert: %s", a.in, err.message);
+        rs_cli_error("convert: %s", err.message);
     rs_convert_plan_free(&plan);
     rs_scene_free(&scene);
     rs_file_list_free(&files);
