@@ -10,7 +10,7 @@
 #      replaying their corpora (the libraries they call are not instrumented for ASan, and a
 #      pixel left uninitialised shows only here: the harness branches on every pixel).
 # Prints "N passed, N failed" last (the suite's tests count one each, each fuzzer and valgrind
-# one each) and exits non-zero on any failure. Needs clang, libclang-rt-14-dev and valgrind
+# one each) and exits non-zero on any failure. Needs clang, libclang-rt-dev and valgrind
 # (tools/setup.sh installs them).
 set -u
 cd "$(dirname "$0")/.."

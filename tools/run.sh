@@ -1,10 +1,13 @@
 #!/bin/sh
 # run.sh - the two commands of the README, for a fresh Debian/Ubuntu machine:
 #
-#   tools/run.sh demo   set up, build, and render the default scene to cornell.png
-#                       (CUDA when a device is present, CPU otherwise)
-#   tools/run.sh test   set up, build, and run every test suite; the last line says
-#                       "N passed, N failed" and the exit status is non-zero on any failure
+#   tools/run.sh demo   set up what rendering needs (tools/setup.sh --for demo), build, and
+#                       render the default scene to cornell.png (CUDA when a device is
+#                       present, CPU otherwise)
+#   tools/run.sh test   set up that and the test tools and reference environment
+#                       (tools/setup.sh --for test), build, and run every test suite; the last
+#                       line says "N passed, N failed" and the exit status is non-zero on any
+#                       failure
 #
 # Extra arguments go to `meson setup`, e.g. `tools/run.sh test -Dcuda-arch=90`.
 set -u
@@ -13,11 +16,11 @@ what=${1:-}
 [ $# -gt 0 ] && shift
 case "$what" in
 demo)
-    tools/setup.sh -- "$@" || exit 1
+    tools/setup.sh --for demo -- "$@" || exit 1
     exec build/raystream render scenes/cornell.json -o cornell.png
     ;;
 test)
-    if ! tools/setup.sh --build-dir build -- "$@"; then
+    if ! tools/setup.sh --for test --build-dir build -- "$@"; then
         echo "0 passed, 1 failed"
         exit 1
     fi

@@ -10,5 +10,6 @@ int rs_cmd_bench_compact(int argc, char** argv);
 int rs_cmd_bench_trace(int argc, char** argv);
 int rs_cmd_bench_quality(int argc, char** argv);
 int rs_cmd_view(int argc, char** argv);
+int rs_cmd_convert(int argc, char** argv);
 
 #endif /* RS_APP_COMMANDS_H */

@@ -16,8 +16,9 @@ static void usage(FILE* f)
             "usage: raystream COMMAND [options]\n"
             "\n"
             "commands:\n"
-            "  render SCENE -o FILE   render a JSON scene to PNG / HDR / PFM\n"
+            "  render SCENE -o FILE   render a scene to PNG / EXR / HDR / PFM\n"
             "  view SCENE             interactive progressive viewer (SDL2 window, or --headless)\n"
+            "  convert SCENE -o F     write any scene raystream reads as raystream's scene JSON\n"
             "  bench                  FPS per depth for every dead-ray strategy, ray statistics\n"
             "  bench-compact          stream-compaction micro-benchmark (GPU)\n"
             "  bench-trace            rays/s per acceleration structure and kind of ray\n"
@@ -37,6 +38,7 @@ typedef struct Command {
 static const Command commands[] = {
     {"render", rs_cmd_render},
     {"view", rs_cmd_view},
+    {"convert", rs_cmd_convert},
     {"info", rs_cmd_info},
     {"bench", rs_cmd_bench},
     {"bench-compact", rs_cmd_bench_compact},

@@ -20,6 +20,20 @@ for ch in R G B noisy.R albedo.G normal.X depth.Z position.Y variance.B; do
     grep -q "^ *$ch, 32-bit floating-point" "$tmp/header.txt" || fail "exrheader lists no float channel $ch"
 done
 grep -q "dataWindow (type box2i): (0 0) - (47 35)" "$tmp/header.txt" || fail "wrong data window"
+# the metadata says where the image came from: version, scene file, spp, seed and camera
+attr() { sed -n "s/^raystream:$1 (type string): \"\(.*\)\"\$/\1/p" "$tmp/header.txt"; }
+version=$("$raystream" --version | sed 's/^raystream //')
+[ -n "$version" ] && [ "$(attr version)" = "$version" ] || fail "raystream:version is '$(attr version)', not '$version'"
+[ "$(attr scene_file)" = "$root/scenes/cornell.json" ] || fail "raystream:scene_file is '$(attr scene_file)'"
+[ "$(attr spp)" = 4 ] && [ "$(attr spp_reached)" = 4 ] || fail "raystream:spp is '$(attr spp)'"
+[ "$(attr seed)" = 0 ] || fail "raystream:seed is '$(attr seed)'"
+# the camera as the scene file gives it (cornell.json: eye, look_at, up, fov)
+camera=$(python3 -c 'import json, sys; c = json.load(open(sys.argv[1]))["camera"]
+print(*(" ".join("%g" % x for x in c[k]) for k in ("eye", "look_at", "up")), "%g" % c["fov"], sep="|")' \
+    "$root/scenes/cornell.json") || fail "reading the camera of cornell.json"
+got=$(for k in eye look_at up fov; do attr camera.$k | xargs -n 1 printf '%g\n' | paste -sd ' '; done | paste -sd '|')
+[ "$got" = "$camera" ] || fail "camera metadata '$got' is not the scene's '$camera'"
+echo "metadata: version $version, scene file, spp, seed and camera ($got)"
 "$raystream" render "$root/scenes/cornell.json" --backend cpu --width 48 --height 36 --spp 4 --exr-half -q \
     -o "$tmp/h.exr" || fail "render --exr-half"
 exrheader "$tmp/h.exr" | grep -q "^ *R, 16-bit floating-point" || fail "--exr-half did not write half channels"

@@ -8,6 +8,10 @@
    camera as JSON; the viewer exits on its own within 60 s.
 3. A viewer screenshot and `raystream render` of the same camera, spp and exposure are the same
    file, byte for byte (same display pipeline, deterministic film).
+4. Without a display (no DISPLAY, WAYLAND_DISPLAY or SDL_VIDEODRIVER) the viewer says so in one
+   message that suggests `raystream render` and xvfb-run, and exits 1 at once.
+5. Under Xvfb, the HUD's key list (? / F1) shows at 320x240, and at 160x120 the HUD keeps to a
+   part of the window.
 """
 import json
 import os
@@ -107,6 +111,19 @@ with tempfile.TemporaryDirectory() as tmp:
         same = open(f"{tmp}/v.png", "rb").read() == open(f"{tmp}/r.png", "rb").read()
         check(same, "viewer screenshot and render differ")
 
+    # 4. no display: one clear message at once, not a viewer running invisibly
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
+    start = time.monotonic()
+    r = subprocess.run([raystream, "view", cornell] + common, capture_output=True, text=True, timeout=60, cwd=tmp,
+                       env=env)
+    elapsed = time.monotonic() - start
+    if "built without SDL2" not in r.stderr:
+        check(r.returncode == 1, f"no display: exit status {r.returncode}, expected 1")
+        check(elapsed < 5, f"no display: the viewer took {elapsed:.1f} s to give up")
+        check("no display" in r.stderr and "raystream render" in r.stderr and "xvfb-run" in r.stderr,
+              f"no display: unclear message {r.stderr!r}")
+        check(len(r.stderr.strip().splitlines()) == 1, f"no display: more than one message: {r.stderr!r}")
+
     # 2. window under Xvfb
     xvfb = shutil.which("xvfb-run")
     if not xvfb:
@@ -121,6 +138,7 @@ with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ)
         if "ASAN_OPTIONS" in env:
             env["ASAN_OPTIONS"] += ":detect_leaks=0"
+        env_x = env
         r = subprocess.run([xvfb, "-a", raystream, "view", cornell, "--frames", "30", "--keys", "4,m,i,b,p,c",
                             "--state", f"{tmp}/w.json", "--screenshot", f"{tmp}/w.png",
                             "--window-shot", f"{tmp}/win.png"] + common + ["--width", "320", "--height", "240"],
@@ -143,6 +161,29 @@ with tempfile.TemporaryDirectory() as tmp:
                 check(open(f"{tmp}/raystream-0001.hdr", "rb").read(10).startswith(b"#?RADIANCE"),
                       "P did not save raystream-0001.hdr")
                 check('"camera": { "eye": [278, 273, -800]' in r.stdout, f"C printed: {r.stdout!r}")
+        # 5. the key list (?) over the middle of a 320x240 window; the HUD of a 160x120 one covers
+        # a part of it, not all
+        if not skipped:
+            small = [a for a in common if a not in ("--width", "--height", "96", "72")]
+            for size, keys in (((320, 240), "?"), ((160, 120), "h,h")):
+                w, h = size
+                r = subprocess.run([xvfb, "-a", raystream, "view", cornell, "--frames", "8", "--keys", keys,
+                                    "--state", f"{tmp}/k.json", "--screenshot", f"{tmp}/k.png",
+                                    "--window-shot", f"{tmp}/kwin.png", "--width", str(w), "--height", str(h)] + small,
+                                   capture_output=True, text=True, timeout=90, cwd=tmp, env=env_x)
+                check(r.returncode == 0, f"{w}x{h} window failed ({r.returncode}): {r.stderr}")
+                if r.returncode != 0:
+                    continue
+                state = json.load(open(f"{tmp}/k.json"))
+                win, shot = mpimg.imread(f"{tmp}/kwin.png")[..., :3], mpimg.imread(f"{tmp}/k.png")[..., :3]
+                covered = (np.abs(win - shot).max(axis=-1) > 0.02).mean()
+                if keys == "?":
+                    check(state["help"], "? did not show the key list")
+                    middle = np.abs(win[h // 3:2 * h // 3, w // 3:2 * w // 3] - shot[h // 3:2 * h // 3, w // 3:2 * w // 3])
+                    check(middle.mean() > 0.05, "no key list in the middle of the window")
+                else:
+                    check(state["hud"] and not state["help"], f"160x120: state {state}")
+                    check(0.02 < covered < 0.6, f"160x120: the HUD covers {covered:.0%} of the window")
 
 for f in failures:
     print("FAIL", f)

@@ -26,6 +26,7 @@
 #include "app/commands.h"
 #include "app/interrupt.h"
 #include "app/options.h"
+#include "app/scenes_dir.h"
 #include "git_commit.h"
 #include "host/import/scene_loader.h"
 #include "host/render/renderer.h"
@@ -362,10 +363,9 @@ int rs_cmd_bench(int argc, char** argv)
     if (parse_bench_args(argc, argv, &o, scene_storage, sizeof scene_storage))
         return RS_EXIT_USAGE;
     if (o.scene_count == 0) {
-        static const char* defaults[] = {RS_SCENES_DIR "/mirrors.json", RS_SCENES_DIR "/diffuse.json",
-                                         RS_SCENES_DIR "/reflect-23k.json"};
+        static const char* defaults[] = {"mirrors.json", "diffuse.json", "reflect-23k.json"};
         for (int i = 0; i < 3; ++i)
-            o.scenes[o.scene_count++] = defaults[i];
+            o.scenes[o.scene_count++] = rs_default_scene(defaults[i]);
     }
     if (o.depth_count == 0)
         parse_depths("1..8", &o);

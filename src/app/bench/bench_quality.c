@@ -19,6 +19,7 @@
 #include "app/bench/bench_meta.h"
 #include "app/bench/bench_quality.h"
 #include "app/commands.h"
+#include "app/scenes_dir.h"
 #include "host/import/scene_loader.h"
 #include "host/scene/settings.h"
 
@@ -363,7 +364,7 @@ int rs_cmd_bench_quality(int argc, char** argv)
         return parsed > 0 ? RS_EXIT_OK : RS_EXIT_USAGE;
     }
     if (o->scene_count == 0)
-        o->scenes[o->scene_count++] = RS_SCENES_DIR "/cornell.json";
+        o->scenes[o->scene_count++] = rs_default_scene("cornell.json");
     int cuda = rs_backend_is_cuda(&o->common.backend);
     if (!o->max_spp)
         o->max_spp = cuda ? 65536 : 256;

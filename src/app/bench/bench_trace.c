@@ -25,6 +25,7 @@
 #include "app/commands.h"
 #include "app/interrupt.h"
 #include "app/options.h"
+#include "app/scenes_dir.h"
 #include "host/import/scene_loader.h"
 #include "host/render/wavefront.h"
 #include "host/util/clock.h"
@@ -257,10 +258,9 @@ int rs_cmd_bench_trace(int argc, char** argv)
     if (parse_accels(argc, argv, &o) || parse_args(argc, argv, &o, storage, sizeof storage))
         return RS_EXIT_USAGE;
     if (o.scene_count == 0) {
-        static const char* defaults[] = {RS_SCENES_DIR "/cornell.json", RS_SCENES_DIR "/mirrors.json",
-                                         RS_SCENES_DIR "/diffuse.json", RS_SCENES_DIR "/reflect-23k.json"};
+        static const char* defaults[] = {"cornell.json", "mirrors.json", "diffuse.json", "reflect-23k.json"};
         for (int i = 0; i < 4; ++i)
-            o.scenes[o.scene_count++] = defaults[i];
+            o.scenes[o.scene_count++] = rs_default_scene(defaults[i]);
     }
     int cuda = o.common.backend.kind == RS_BACKEND_CUDA ||
                (o.common.backend.kind == RS_BACKEND_AUTO && rs_cuda_built() && rs_cuda_device_count() > 0);

@@ -476,7 +476,7 @@ static int render_main(RsRenderArgs* args, RsCluster* cl)
             save_checkpoint(renderer, a.checkpoint, &ck, &settings, done_paths, s.nonfinite_paths) == 0)
             rs_cli_note("saved %s; continue with --resume %s", a.checkpoint, a.checkpoint);
         if (done_paths > 0)
-            rs_render_write_outputs(renderer, rd.width, rd.height, &a, &settings, 1);
+            rs_render_write_outputs(renderer, rd.width, rd.height, &a, &scene.camera, &settings, 1);
         status = traced < 0 ? RS_EXIT_FAILURE : RS_EXIT_INTERRUPTED;
         goto done;
     }
@@ -495,7 +495,7 @@ static int render_main(RsRenderArgs* args, RsCluster* cl)
         rs_cli_note("done in %.2f s: %.2f Mrays/s (%.2f M camera, %.2f M bounce, %.2f M shadow rays)", elapsed,
                     (double)rs_trace_stats_rays(&s) / elapsed / 1e6, (double)s.camera_rays / 1e6,
                     (double)s.bounce_rays / 1e6, (double)s.shadow_rays / 1e6);
-    status = rs_render_write_outputs(renderer, rd.width, rd.height, &a, &settings, 0);
+    status = rs_render_write_outputs(renderer, rd.width, rd.height, &a, &scene.camera, &settings, 0);
 done:
     rs_interrupt_uninstall();
     rs_renderer_destroy(renderer);

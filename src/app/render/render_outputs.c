@@ -12,6 +12,7 @@
 #include "host/backend/cpu/denoise_cpu.h"
 #include "host/io/exr_io.h"
 #include "host/io/image_io.h"
+#include "version.h"
 
 static void insert_before_extension(const char* path, const char* tag, char* out, size_t size)
 {
@@ -150,30 +151,65 @@ done:
 }
 
 /* The settings as EXR attributes "raystream:NAME" (names past the format's limit, or holding
- * control bytes, as an input file's path might, are counted in "raystream:omitted"), and the
- * samples per pixel reached. */
+ * control bytes, as an input file's path might, are counted in "raystream:omitted"), the
+ * samples per pixel reached, and what a reader wants to know of where the image came from but
+ * a checkpoint must not compare (a moved scene folder still resumes): the version, the scene
+ * file as given and the camera. */
+#define RS_EXR_EXTRA 10
 typedef struct Metadata {
     RsExrAttribute* list;
     char** names;
     int count;
     char spp[64], omitted[64];
+    char eye[96], look_at[96], up[96], lens[64], aperture[64], focus[64];
 } Metadata;
+
+static void vec_text(RsVec3 v, char* out, size_t size) { snprintf(out, size, "%.9g %.9g %.9g", v.x, v.y, v.z); }
+
+static void add_camera(const RsRenderArgs* a, const RsCameraDesc* c, Metadata* m)
+{
+    m->list[m->count++] = (RsExrAttribute){"raystream:version", RS_VERSION};
+    m->list[m->count++] = (RsExrAttribute){"raystream:scene_file", a->scene_path ? a->scene_path : ""};
+    if (!c)
+        return;
+    vec_text(c->eye, m->eye, sizeof m->eye);
+    vec_text(c->look_at, m->look_at, sizeof m->look_at);
+    vec_text(c->up, m->up, sizeof m->up);
+    m->list[m->count++] = (RsExrAttribute){"raystream:camera.eye", m->eye};
+    m->list[m->count++] = (RsExrAttribute){"raystream:camera.look_at", m->look_at};
+    m->list[m->count++] = (RsExrAttribute){"raystream:camera.up", m->up};
+    if (c->projection == RS_PROJECTION_ORTHOGRAPHIC) {
+        snprintf(m->lens, sizeof m->lens, "%.9g", c->ortho_height);
+        m->list[m->count++] = (RsExrAttribute){"raystream:camera.projection", "orthographic"};
+        m->list[m->count++] = (RsExrAttribute){"raystream:camera.ortho_height", m->lens};
+    } else {
+        snprintf(m->lens, sizeof m->lens, "%.9g", c->fov_degrees);
+        m->list[m->count++] = (RsExrAttribute){"raystream:camera.fov", m->lens};
+    }
+    if (c->aperture_radius > 0.0f) {
+        snprintf(m->aperture, sizeof m->aperture, "%.9g", c->aperture_radius);
+        snprintf(m->focus, sizeof m->focus, "%.9g", c->focus_distance);
+        m->list[m->count++] = (RsExrAttribute){"raystream:camera.aperture", m->aperture};
+        m->list[m->count++] = (RsExrAttribute){"raystream:camera.focus_distance", m->focus};
+    }
+}
 
 static void metadata_free(Metadata* m)
 {
     for (int i = 0; m->names && i < m->count; ++i)
-        free(m->names[i]);
+        free(m->names[i]); /* NULL for the names that are string constants */
     free(m->names);
     free(m->list);
     memset(m, 0, sizeof *m);
 }
 
-static int make_metadata(const RsImageSettings* settings, double spp, Metadata* m, RsError* err)
+static int make_metadata(const RsRenderArgs* a, const RsCameraDesc* camera, const RsImageSettings* settings,
+                         double spp, Metadata* m, RsError* err)
 {
     memset(m, 0, sizeof *m);
     size_t n = settings ? settings->count : 0;
-    m->list = calloc(n + 2, sizeof *m->list);
-    m->names = calloc(n + 2, sizeof *m->names);
+    m->list = calloc(n + 2 + RS_EXR_EXTRA, sizeof *m->list);
+    m->names = calloc(n + 2 + RS_EXR_EXTRA, sizeof *m->names);
     if (!m->list || !m->names)
         return rs_error_set(err, "out of memory for the EXR metadata");
     int omitted = 0;
@@ -200,6 +236,7 @@ static int make_metadata(const RsImageSettings* settings, double spp, Metadata* 
         snprintf(m->omitted, sizeof m->omitted, "%d input files (their paths cannot name an attribute)", omitted);
         m->list[m->count++] = (RsExrAttribute){"raystream:omitted", m->omitted};
     }
+    add_camera(a, camera, m);
     return 0;
 }
 
@@ -218,13 +255,13 @@ static int write_exr(const char* path, uint32_t width, uint32_t height, const Im
 }
 
 int rs_render_write_outputs(RsRenderer* renderer, uint32_t width, uint32_t height, const RsRenderArgs* a,
-                            const RsImageSettings* settings, int partial)
+                            const RsCameraDesc* camera, const RsImageSettings* settings, int partial)
 {
     RsError err = {{0}};
     Images im;
     Metadata meta = {0};
     double spp = (double)rs_renderer_paths_done(renderer) / ((double)width * height);
-    if (make_images(renderer, width, height, a, &im, &err) || make_metadata(settings, spp, &meta, &err)) {
+    if (make_images(renderer, width, height, a, &im, &err) || make_metadata(a, camera, settings, spp, &meta, &err)) {
         rs_cli_error("%s", err.message);
         images_free(&im);
         metadata_free(&meta);

@@ -26,8 +26,11 @@ int rs_render_list_paths(const RsRenderArgs* args, RsPathSet* paths, RsError* er
  * formats from the film; with --denoise the denoiser's image is the beauty; .exr outputs get
  * the AOV layers and the noisy beauty as layers, and the render's settings (render_settings.h;
  * may be NULL) as string attributes "raystream:NAME", with "raystream:spp_reached" the samples
- * per pixel the film holds. partial: NAME.partial.EXT. Returns RS_EXIT_*. */
+ * per pixel the film holds, and "raystream:version", "raystream:scene_file" and the camera
+ * ("raystream:camera.eye", ".look_at", ".up", ".fov" or ".projection" + ".ortho_height",
+ * ".aperture" + ".focus_distance" for a thin lens; camera may be NULL). partial:
+ * NAME.partial.EXT. Returns RS_EXIT_*. */
 int rs_render_write_outputs(RsRenderer* renderer, uint32_t width, uint32_t height, const RsRenderArgs* args,
-                            const RsImageSettings* settings, int partial);
+                            const RsCameraDesc* camera, const RsImageSettings* settings, int partial);
 
 #endif /* RS_APP_RENDER_OUTPUTS_H */

@@ -20,6 +20,32 @@
 #include "app/view/view_window.h"
 #include "host/io/image_io.h"
 
+void rs_view_no_display(const char* why)
+{
+    rs_cli_error("view: no display to open a window on (%s). Render to a file with `raystream render SCENE -o "
+                 "image.png`, run the viewer on a virtual display (`xvfb-run -a raystream view SCENE`), or script it "
+                 "without a window (--headless --frames N)",
+                 why);
+}
+
+/* Where no display can be reached, SDL would fall back to a driver that shows nothing and the
+ * viewer would run invisibly: say so at once, before the scene loads. SDL_VIDEODRIVER named
+ * (dummy, offscreen, kmsdrm...) is the user's choice and passes. */
+static int display_missing(void)
+{
+#ifdef __linux__
+    const char* names[] = {"DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"};
+    for (int i = 0; i < 3; ++i) {
+        const char* value = getenv(names[i]);
+        if (value && value[0])
+            return 0;
+    }
+    return 1;
+#else
+    return 0;
+#endif
+}
+
 int rs_cmd_view(int argc, char** argv)
 {
     RsViewArgs a;
@@ -35,6 +61,10 @@ int rs_cmd_view(int argc, char** argv)
     const char* scene_path = a.scene_path;
     int headless = a.headless;
     RsError err = {{0}};
+    if (!headless && rs_view_window_available() && display_missing()) {
+        rs_view_no_display("neither DISPLAY nor WAYLAND_DISPLAY is set");
+        return RS_EXIT_FAILURE;
+    }
     if (script.screenshot && rs_image_check_writable_png(script.screenshot, &err)) {
         rs_cli_error("%s", err.message);
         return RS_EXIT_FAILURE;
@@ -94,7 +124,7 @@ int rs_cmd_view(int argc, char** argv)
     if (status == RS_EXIT_OK && rs_interrupt_count())
         status = RS_EXIT_INTERRUPTED;
     rs_interrupt_uninstall();
-    if (!opt.quiet && viewer.renderer) {
+    if (!opt.quiet && viewer.renderer && viewer.frames > 0) {
         char device[1024];
         rs_renderer_describe(viewer.renderer, device, sizeof device);
         rs_cli_note("view: %llu frames in %.3f s: %.1f FPS and %.1f Mrays/s on average, %.1f spp, on %s",

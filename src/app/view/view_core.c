@@ -133,6 +133,18 @@ double rs_viewer_average_mrays(const RsViewer* v)
     return elapsed > 0.0 ? v->rays_total / elapsed / 1e6 : 0.0;
 }
 
+const char* const* rs_viewer_key_help(void)
+{
+    static const char* const lines[] = {
+        "W A S D Q E    move",          "mouse drag     look around",    "wheel          zoom (shift: speed)",
+        "R              reset camera",   "1 - 9          max depth",      "M or Tab       dead-ray strategy",
+        "I              path / whitted", "B / Shift-B    exposure +/-",   "X              auto-exposure",
+        "N              denoiser",       "V              layer shown",    "Shift-S        adaptive heat map",
+        "P              save PNG + HDR", "C              print camera",   "H              HUD on/off",
+        "F1 or ?        this list",      "Esc            quit",           NULL};
+    return lines;
+}
+
 double rs_viewer_spp(const RsViewer* v) { return (double)v->next_path / (double)pixels_of(v); }
 
 int rs_viewer_frame(RsViewer* v, double budget_seconds, RsError* err)
@@ -247,6 +259,7 @@ int rs_viewer_key(RsViewer* v, int key, RsError* err)
         }
         break;
     case 'h': v->hud = !v->hud; break;
+    case '?': v->help = !v->help; break;
     case RS_VIEW_KEY_ESCAPE: v->quit = 1; break;
     case 'c': {
         char json[512];
@@ -351,6 +364,7 @@ int rs_viewer_write_state(const RsViewer* v, const char* path, RsError* err)
     cJSON_AddBoolToObject(s, "denoise", v->display.denoise);
     cJSON_AddStringToObject(s, "layer", rs_layer_name(v->display.layer));
     cJSON_AddBoolToObject(s, "hud", v->hud);
+    cJSON_AddBoolToObject(s, "help", v->help);
     cJSON_AddNumberToObject(s, "keys_applied", v->keys_applied);
     cJSON_AddNumberToObject(s, "screenshots", v->screenshots);
     cJSON_AddNumberToObject(s, "fps", v->fps);

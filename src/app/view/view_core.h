@@ -6,7 +6,8 @@
  * Host C11, application layer. Keys are characters, as typed: w a s d q e (move), r (reset
  * camera), 1-9 (max depth), m or \t (next dead-ray strategy), i (integrator), b / B (exposure
  * +/- half a stop), x (auto-exposure on/off), p (screenshot), c (print camera JSON), h (HUD),
- * v (next layer), S (adaptive sampling's heat map on/off), 27 (Esc: quit).
+ * v (next layer), S (adaptive sampling's heat map on/off), ? (the key list on/off; F1 in a
+ * window), 27 (Esc: quit).
  */
 #ifndef RS_APP_VIEW_CORE_H
 #define RS_APP_VIEW_CORE_H
@@ -50,7 +51,7 @@ typedef struct RsViewer {
     int dirty;        /* the camera or the settings changed: restart before the next frame */
     int camera_home;  /* untouched since open or 'r': use the scene's camera exactly */
     double shown_spp; /* samples per pixel of the image on display */
-    int hud, quit;
+    int hud, help, quit; /* help: the HUD's list of keys is shown */
     uint32_t screenshots; /* taken with 'p' */
     uint32_t shot_number; /* NNNN of the last raystream-NNNN.png */
     uint32_t keys_applied;
@@ -83,6 +84,10 @@ int rs_viewer_screenshot(RsViewer* v, const char* png_path, const char* hdr_path
 void rs_viewer_camera_json(const RsViewer* v, char* out, size_t size);
 /* The state the HUD shows, as JSON (for tests and scripts). */
 int rs_viewer_write_state(const RsViewer* v, const char* path, RsError* err);
+
+/* The viewer's keys, one per line ("W A S D Q E   move"), NULL-terminated: what the help
+ * overlay (? or F1) lists. */
+const char* const* rs_viewer_key_help(void);
 
 /* Samples per pixel accumulated so far (fractional while a pass is partly done). */
 double rs_viewer_spp(const RsViewer* v);

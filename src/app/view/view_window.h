@@ -21,6 +21,10 @@ typedef struct RsViewScript {
 /* Opens a window and runs the viewer in it; returns the process exit code. */
 int rs_view_window_run(RsViewer* v, const RsViewScript* script);
 
+/* The one message for a viewer that cannot show a window (no display, SDL_Init or the
+ * window failing: `why`), suggesting what works instead (view.c). */
+void rs_view_no_display(const char* why);
+
 /* Whether this build has a window at all. */
 int rs_view_window_available(void);
 

@@ -18,6 +18,7 @@ void rs_env_map_free(RsEnvMap* m)
     free(m->texels);
     free(m->row_cdf);
     free(m->marginal_cdf);
+    free(m->file);
     memset(m, 0, sizeof *m);
 }
 
@@ -106,6 +107,11 @@ int rs_env_map_load(RsEnvMap* m, const char* path, const char* where, RsError* e
                             y);
     }
     clamp_texels(m);
+    m->file = strdup(path);
+    if (!m->file) {
+        rs_env_map_free(m);
+        return rs_error_set(err, "%s: environment map '%s': out of memory", where, path);
+    }
     return 0;
 }
 

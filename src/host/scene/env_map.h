@@ -20,6 +20,7 @@
 
 typedef struct RsEnvMap {
     uint32_t width, height; /* 0 x 0: none */
+    char* file;             /* the image file rs_env_map_load read (for `raystream convert`); NULL if made in memory */
     RsFloat4* texels;
     float* row_cdf;      /* built by rs_env_map_build_cdf */
     float* marginal_cdf;
