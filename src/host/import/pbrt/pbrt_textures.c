@@ -1,0 +1,221 @@
+/* pbrt_textures.c - pbrt-v4's Texture directive and texture-valued material parameters.
+ * Host C11.
+ *
+ * "imagemap" (PNG or JPEG through texture.c; "encoding" sRGB or linear; "wrap" repeat or
+ * clamp), "checkerboard" (2D, constant tex1 and tex2, through rs_scene_add_checkerboard),
+ * "constant", and "scale" of one of those by a constant (exact for constants; an image scaled
+ * by anything but 1 is refused, raystream's textures having no multiplier). uscale, vscale,
+ * udelta, vdelta become the material's uv_transform: pbrt-v4 reads (su u + du, sv v + dv), with
+ * the image's t running upwards as raystream's v does. pbrt's checkerboard squares are one unit
+ * of (s, t), raystream's half a unit: the transform carries the factor of 1/2.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "host/import/pbrt/pbrt_context.h"
+#include "host/import/pbrt/pbrt_spectra.h"
+
+static int find_texture(const RsPbrtContext* ctx, const char* name, int is_float)
+{
+    for (size_t i = ctx->textures.count; i-- > 0;)
+        if (ctx->textures.data[i].is_float == is_float && strcmp(ctx->textures.data[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* A constant of the texture's kind: a float or a colour (a texture name too, for "scale"). */
+static int constant_of(RsPbrtContext* ctx, RsPbrtParams* params, const char* name, int is_float, RsVec3* out,
+                       int* found)
+{
+    RsPbrtParam* p = rs_pbrt_param(params, name);
+    *found = 0;
+    if (!p)
+        return 0;
+    if (strcmp(p->type, "texture") == 0) {
+        int t = p->string_count == 1 ? find_texture(ctx, p->strings[0], is_float) : -1;
+        if (t < 0 || ctx->textures.data[t].kind != RS_PBRT_TEX_CONSTANT)
+            return rs_pbrt_param_fail(params, p, ctx->err, "must be a constant here (or a constant texture)");
+        *out = ctx->textures.data[t].value;
+        *found = 1;
+        return 0;
+    }
+    p->used = 0;
+    return rs_pbrt_get_colour(params, name, RS_PBRT_REFLECTANCE, out, found, ctx->err);
+}
+
+int rs_pbrt_texture(RsPbrtContext* ctx, const char* name, const char* value_type, const char* class_name,
+                    RsPbrtParams* params)
+{
+    int is_float = strcmp(value_type, "float") == 0;
+    if (!is_float && strcmp(value_type, "spectrum") != 0 && strcmp(value_type, "color") != 0)
+        return rs_pbrt_fail(params, ctx->err, "the value type must be \"float\" or \"spectrum\"");
+    RsPbrtTexture t;
+    memset(&t, 0, sizeof t);
+    t.is_float = is_float;
+    t.index = -1;
+    double su = 1.0, sv = 1.0, du = 0.0, dv = 0.0;
+    const char* mapping = NULL;
+    if (rs_pbrt_get_float(params, "uscale", &su, ctx->err) || rs_pbrt_get_float(params, "vscale", &sv, ctx->err) ||
+        rs_pbrt_get_float(params, "udelta", &du, ctx->err) || rs_pbrt_get_float(params, "vdelta", &dv, ctx->err) ||
+        rs_pbrt_get_string(params, "mapping", &mapping, ctx->err))
+        return -1;
+    if (mapping && strcmp(mapping, "uv") != 0)
+        return rs_pbrt_fail(params, ctx->err, "mapping \"%s\" is not supported (only \"uv\")", mapping);
+    float uv[6] = {(float)su, 0.0f, (float)du, 0.0f, (float)sv, (float)dv};
+    int found = 0;
+    if (strcmp(class_name, "imagemap") == 0) {
+        const char* file = NULL;
+        const char* encoding = NULL;
+        const char* wrap = "repeat";
+        double scale = 1.0;
+        int invert = 0;
+        if (rs_pbrt_get_string(params, "filename", &file, ctx->err) ||
+            rs_pbrt_get_string(params, "encoding", &encoding, ctx->err) ||
+            rs_pbrt_get_string(params, "wrap", &wrap, ctx->err) || rs_pbrt_get_float(params, "scale", &scale, ctx->err) ||
+            rs_pbrt_get_bool(params, "invert", &invert, ctx->err))
+            return -1;
+        rs_pbrt_param(params, "filter"); /* raystream filters trilinearly, with ray cones */
+        rs_pbrt_param(params, "maxanisotropy");
+        if (!file)
+            return rs_pbrt_fail(params, ctx->err, "needs \"string filename\"");
+        if (scale != 1.0 || invert)
+            return rs_pbrt_fail(params, ctx->err, "\"scale\" other than 1 and \"invert\" are not supported");
+        t.kind = RS_PBRT_TEX_IMAGE;
+        t.flags = is_float ? 0u : RS_TEXTURE_SRGB;
+        if (encoding && strcmp(encoding, "linear") == 0)
+            t.flags = 0u;
+        else if (encoding && strcmp(encoding, "sRGB") == 0)
+            t.flags = RS_TEXTURE_SRGB;
+        else if (encoding)
+            return rs_pbrt_fail(params, ctx->err, "encoding \"%s\" is not supported (sRGB or linear)", encoding);
+        if (strcmp(wrap, "clamp") == 0)
+            t.flags |= RS_TEXTURE_CLAMP;
+        else if (strcmp(wrap, "repeat") != 0)
+            return rs_pbrt_fail(params, ctx->err, "wrap \"%s\" is not supported (repeat or clamp)", wrap);
+        char path[4096];
+        if (rs_pbrt_resolve(rs_pbrt_lexer_file(&ctx->lexer), file, path, sizeof path))
+            return rs_pbrt_fail(params, ctx->err, "the file name is too long");
+        t.file = strdup(path);
+        if (!t.file)
+            return rs_pbrt_fail(params, ctx->err, "out of memory");
+    } else if (strcmp(class_name, "checkerboard") == 0) {
+        long dimension = 2;
+        int found1 = 0, found2 = 0;
+        t.colour0 = rs_vec3_splat(1.0f);
+        t.colour1 = rs_vec3_splat(0.0f);
+        if (rs_pbrt_get_int(params, "dimension", &dimension, ctx->err) ||
+            constant_of(ctx, params, "tex1", is_float, &t.colour0, &found1) ||
+            constant_of(ctx, params, "tex2", is_float, &t.colour1, &found2))
+            return -1;
+        if (dimension != 2)
+            return rs_pbrt_fail(params, ctx->err, "only 2D checkerboards are supported");
+        t.kind = RS_PBRT_TEX_CHECKER;
+        for (int i = 0; i < 6; ++i)
+            uv[i] *= 0.5f;
+    } else if (strcmp(class_name, "constant") == 0) {
+        t.kind = RS_PBRT_TEX_CONSTANT;
+        t.value = rs_vec3_splat(1.0f);
+        if (constant_of(ctx, params, "value", is_float, &t.value, &found))
+            return -1;
+    } else if (strcmp(class_name, "scale") == 0) {
+        RsVec3 scale = rs_vec3_splat(1.0f);
+        if (constant_of(ctx, params, "scale", 1, &scale, &found))
+            return -1;
+        RsPbrtParam* p = rs_pbrt_param(params, "tex");
+        int base = p && strcmp(p->type, "texture") == 0 && p->string_count == 1
+                       ? find_texture(ctx, p->strings[0], is_float)
+                       : -1;
+        if (p && strcmp(p->type, "texture") == 0 && base < 0)
+            return rs_pbrt_fail(params, ctx->err, "\"tex\": no %s texture named \"%s\"", value_type,
+                                p->string_count ? p->strings[0] : "");
+        if (base >= 0) {
+            t = ctx->textures.data[base];
+            t.file = t.file ? strdup(t.file) : NULL;
+            if (t.kind == RS_PBRT_TEX_CONSTANT) {
+                t.value = rs_mul(t.value, scale);
+            } else if (t.kind == RS_PBRT_TEX_CHECKER) {
+                t.colour0 = rs_mul(t.colour0, scale);
+                t.colour1 = rs_mul(t.colour1, scale);
+                t.index = -1;
+            } else if (scale.x != 1.0f || scale.y != 1.0f || scale.z != 1.0f) {
+                free(t.file);
+                return rs_pbrt_fail(params, ctx->err, "an image scaled by a constant other than 1 is not supported");
+            }
+            memcpy(uv, t.uv_transform, sizeof uv);
+        } else {
+            RsVec3 value = rs_vec3_splat(1.0f);
+            if (p)
+                p->used = 0;
+            if (constant_of(ctx, params, "tex", is_float, &value, &found))
+                return -1;
+            t.kind = RS_PBRT_TEX_CONSTANT;
+            t.value = rs_mul(value, scale);
+        }
+        t.is_float = is_float;
+    } else {
+        return rs_pbrt_fail(params, ctx->err, "not supported (raystream reads imagemap, checkerboard, constant and "
+                                              "scale textures)");
+    }
+    memcpy(t.uv_transform, uv, sizeof uv);
+    t.name = strdup(name);
+    t.where = strdup(params->where);
+    if (!t.name || !t.where || rs_array_push(&ctx->textures, t, ctx->err)) {
+        free(t.name);
+        free(t.where);
+        free(t.file);
+        return rs_pbrt_fail(params, ctx->err, "out of memory");
+    }
+    return 0;
+}
+
+int rs_pbrt_texture_param(RsPbrtContext* ctx, RsPbrtParams* params, const char* name, int is_float,
+                          uint32_t load_flags, uint32_t* texture, float uv_transform[6], RsVec3* value, int* found)
+{
+    static const float identity[6] = {1.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f};
+    memcpy(uv_transform, identity, sizeof identity);
+    *texture = RS_NO_TEXTURE;
+    *found = 0;
+    RsPbrtParam* p = rs_pbrt_param(params, name);
+    if (!p)
+        return 0;
+    if (strcmp(p->type, "texture") != 0) {
+        p->used = 0;
+        return rs_pbrt_get_colour(params, name, RS_PBRT_REFLECTANCE, value, found, ctx->err);
+    }
+    if (p->string_count != 1)
+        return rs_pbrt_param_fail(params, p, ctx->err, "must name one texture");
+    int i = find_texture(ctx, p->strings[0], is_float);
+    if (i < 0)
+        return rs_pbrt_param_fail(params, p, ctx->err, "no %s texture named \"%s\"", is_float ? "float" : "spectrum",
+                                  p->strings[0]);
+    RsPbrtTexture* t = &ctx->textures.data[i];
+    *found = 1;
+    if (t->kind == RS_PBRT_TEX_CONSTANT) {
+        *value = t->value;
+        return 0;
+    }
+    if (t->kind == RS_PBRT_TEX_CHECKER) {
+        if (load_flags & RS_TEXTURE_LOAD_MASK)
+            return rs_pbrt_param_fail(params, p, ctx->err, "a checkerboard as a cut-out mask is not supported");
+        if (t->index < 0) {
+            RsError err = {{0}};
+            t->index = rs_scene_add_checkerboard(ctx->scene, t->colour0, t->colour1, &err);
+            if (t->index < 0)
+                return rs_pbrt_param_fail(params, p, ctx->err, "%s: %s", t->where, err.message);
+        }
+        *texture = (uint32_t)t->index;
+        memcpy(uv_transform, t->uv_transform, 6 * sizeof(float));
+        return 0;
+    }
+    uint32_t flags = (load_flags & RS_TEXTURE_LOAD_MASK) ? (t->flags & RS_TEXTURE_CLAMP) | RS_TEXTURE_LOAD_MASK
+                                                        : t->flags;
+    int32_t index = rs_texture_load(&ctx->scene->textures, t->file, flags, t->where, ctx->err);
+    if (index < 0 || rs_file_list_add(ctx->files, t->file, ctx->err))
+        return -1;
+    *texture = (uint32_t)index;
+    memcpy(uv_transform, t->uv_transform, 6 * sizeof(float));
+    return 0;
+}
