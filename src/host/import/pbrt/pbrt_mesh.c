@@ -6,8 +6,9 @@
  * triangle carried by the transform, flipped by ReverseOrientation; with vertex normals, the
  * side they point to (ReverseOrientation does not matter then). Each triangle is wound so that
  * raystream's front, its counter-clockwise side in the world (after `mirror`), is that side.
- * Vertex normals transform by the inverse transpose. A shape without "uv" whose material reads
- * an image gets pbrt's default coordinates (0,0), (1,0), (1,1).
+ * Vertex normals transform by the inverse transpose. Texture coordinates are kept only where the
+ * material reads an image (they cost memory and nothing else reads them); a shape without "uv"
+ * whose material reads one gets pbrt's default coordinates (0,0), (1,0), (1,1).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -116,7 +117,7 @@ int rs_pbrt_add_mesh(RsPbrtContext* ctx, const RsPbrtMesh* mesh, uint32_t materi
         return rs_error_set(ctx->err, "%s: the transform is singular (it flattens the shape)", where);
     int flip = (rs_pbrt_det3(&a) < 0.0) != (ctx->gs.reverse_orientation != 0);
     const float default_uv[6] = {0.0f, 0.0f, 1.0f, 0.0f, 1.0f, 1.0f};
-    int want_uv = mesh->uv || reads_images(&scene->material_descs.data[material]);
+    int want_uv = reads_images(&scene->material_descs.data[material]);
     for (size_t t = 0; t + 2 < mesh->index_count; t += 3) {
         uint32_t idx[3] = {mesh->indices[t], mesh->indices[t + 1], mesh->indices[t + 2]};
         RsVec3 v[3], n[3];
