@@ -30,11 +30,12 @@ static void source_free(RsPbrtSource* s)
     free(s);
 }
 
-static int open_source(RsPbrtLexer* lx, const char* path, const char* from_file, int from_line, RsError* err)
+static int open_source(RsPbrtLexer* lx, const char* path, const char* name, const char* from_file, int from_line,
+                       RsError* err)
 {
     char where[600] = "";
     if (from_file)
-        snprintf(where, sizeof where, "%s:%d: Include \"%s\": ", from_file, from_line, path);
+        snprintf(where, sizeof where, "%s:%d: Include \"%s\": ", from_file, from_line, name);
     if (lx->depth > RS_PBRT_MAX_INCLUDE_DEPTH - 1)
         return rs_error_set(err, "%sincludes nest deeper than %d files", where, RS_PBRT_MAX_INCLUDE_DEPTH);
     char* real = realpath(path, NULL);
@@ -82,7 +83,7 @@ int rs_pbrt_lexer_open(RsPbrtLexer* lx, const char* path, RsFileList* files, RsE
 {
     memset(lx, 0, sizeof *lx);
     lx->files = files;
-    return open_source(lx, path, NULL, 0, err);
+    return open_source(lx, path, path, NULL, 0, err);
 }
 
 int rs_pbrt_lexer_include(RsPbrtLexer* lx, const char* name, const char* file, int line, RsError* err)
@@ -90,7 +91,7 @@ int rs_pbrt_lexer_include(RsPbrtLexer* lx, const char* name, const char* file, i
     char path[4096];
     if (rs_pbrt_resolve(file, name, path, sizeof path))
         return rs_error_set(err, "%s:%d: Include: the path is too long", file, line);
-    return open_source(lx, path, file, line, err);
+    return open_source(lx, path, name, file, line, err);
 }
 
 const char* rs_pbrt_lexer_file(const RsPbrtLexer* lx)
