@@ -32,6 +32,7 @@ typedef struct RsPbrtMaterial {
     char* label;        /* the raystream material's name */
     RsMaterialDesc desc;
     int interface;      /* "interface": no surface at all */
+    char* refused;      /* why raystream cannot render it (said where a shape uses it), or NULL */
 } RsPbrtMaterial;
 
 typedef struct RsPbrtAreaLight {
@@ -52,6 +53,7 @@ typedef struct RsPbrtTexture {
     float uv_transform[6];
     int32_t index;        /* image, checkerboard: the scene texture once made; -1 before */
     char* where;          /* "FILE:LINE: Texture \"name\"" */
+    char* refused;        /* why raystream cannot make it (said where it is used), or NULL */
 } RsPbrtTexture;
 
 typedef struct RsPbrtObject {

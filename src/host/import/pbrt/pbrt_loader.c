@@ -147,13 +147,14 @@ static int transform_directive(RsPbrtContext* ctx, const char* name, const char*
         RsPbrtToken t;
         if (rs_pbrt_lexer_next(&ctx->lexer, &t, ctx->err))
             return -1;
-        if (rs_pbrt_token_is(&t, "All") || rs_pbrt_token_is(&t, "StartTime")) {
+        if (rs_pbrt_token_is(&t, "All")) {
             ctx->transforms_frozen = 0;
-        } else if (rs_pbrt_token_is(&t, "EndTime")) {
-            ctx->transforms_frozen = 1;
+        } else if (rs_pbrt_token_is(&t, "StartTime") || rs_pbrt_token_is(&t, "EndTime")) {
+            /* only the start transform is kept: StartTime's changes apply, EndTime's are ignored */
+            ctx->transforms_frozen = t.text[0] == 'E';
             if (!(ctx->warned & RS_PBRT_WARNED_MOTION))
-                rs_scene_warn(ctx->scene, "%s EndTime: motion blur is not rendered; shapes stay at their start "
-                                          "transform", where);
+                rs_scene_warn(ctx->scene, "%s: motion blur is not rendered; shapes stay at their start transform",
+                              where);
             ctx->warned |= RS_PBRT_WARNED_MOTION;
         } else {
             return rs_error_set(ctx->err, "%s: expected StartTime, EndTime or All", where);
@@ -413,6 +414,7 @@ static void context_free(RsPbrtContext* ctx)
     for (size_t i = 0; i < ctx->materials.count; ++i) {
         free(ctx->materials.data[i].name);
         free(ctx->materials.data[i].label);
+        free(ctx->materials.data[i].refused);
     }
     rs_array_free(&ctx->materials);
     rs_array_free(&ctx->area_lights);
@@ -420,6 +422,7 @@ static void context_free(RsPbrtContext* ctx)
         free(ctx->textures.data[i].name);
         free(ctx->textures.data[i].file);
         free(ctx->textures.data[i].where);
+        free(ctx->textures.data[i].refused);
     }
     rs_array_free(&ctx->textures);
     for (size_t i = 0; i < ctx->objects.count; ++i)

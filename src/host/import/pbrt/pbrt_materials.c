@@ -4,7 +4,7 @@
  * diffuse, conductor, dielectric, thindielectric map exactly (up to spectra becoming RGB);
  * coateddiffuse becomes plastic, coatedconductor a conductor, diffusetransmission a diffuse
  * reflector, mix its dominant material, each with a warning; interface has no surface (its
- * shapes are skipped with a warning); the rest are refused. Roughness: pbrt-v4 turns
+ * shapes are skipped with a warning); the rest are refused, where a shape uses them. Roughness: pbrt-v4 turns
  * "roughness" r into the GGX alpha as sqrt(r) when remaproughness is true (its default) and
  * uses r itself otherwise; raystream's perceptual roughness p has alpha = p^2, so p = r^(1/4)
  * or sqrt(r).
@@ -259,6 +259,8 @@ static int build(RsPbrtContext* ctx, const char* type, RsPbrtParams* params, RsM
         int index = rs_pbrt_find_material(ctx, chosen);
         if (index < 0)
             return rs_pbrt_fail(params, ctx->err, "no material named \"%s\"", chosen);
+        if (ctx->materials.data[index].refused)
+            return rs_pbrt_fail(params, ctx->err, "\"%s\": %s", chosen, ctx->materials.data[index].refused);
         rs_scene_warn(ctx->scene, "%s: rendered as \"%s\" alone (its weight %g is the larger)", params->where, chosen,
                       amount > 0.5 ? amount : 1.0 - amount);
         *d = ctx->materials.data[index].desc;
@@ -270,13 +272,13 @@ static int build(RsPbrtContext* ctx, const char* type, RsPbrtParams* params, RsM
                                           "interface and mix)");
 }
 
-int rs_pbrt_material(RsPbrtContext* ctx, const char* name, const char* type, RsPbrtParams* params)
+/* Reads the material; a feature raystream cannot render leaves it refused (its message kept
+ * for the shapes that use it), since scenes often define materials they never use. Only
+ * running out of memory fails here. */
+static int read_material(RsPbrtContext* ctx, const char* type, RsPbrtParams* params, RsPbrtMaterial* m)
 {
-    RsPbrtMaterial m;
-    memset(&m, 0, sizeof m);
-    if (build(ctx, type, params, &m.desc, &m.interface))
+    if (build(ctx, type, params, &m->desc, &m->interface))
         return -1;
-    /* surface details raystream reads */
     const char* normal_map = NULL;
     if (rs_pbrt_get_string(params, "normalmap", &normal_map, ctx->err))
         return -1;
@@ -287,8 +289,28 @@ int rs_pbrt_material(RsPbrtContext* ctx, const char* name, const char* type, RsP
         int32_t t = rs_texture_load(&ctx->scene->textures, path, 0, params->where, ctx->err);
         if (t < 0 || rs_file_list_add(ctx->files, path, ctx->err))
             return -1;
-        m.desc.normal_map = (uint32_t)t;
+        m->desc.normal_map = (uint32_t)t;
     }
+    return 0;
+}
+
+int rs_pbrt_material(RsPbrtContext* ctx, const char* name, const char* type, RsPbrtParams* params)
+{
+    RsPbrtMaterial m;
+    memset(&m, 0, sizeof m);
+    RsError* outer = ctx->err;
+    RsError local = {{0}};
+    ctx->err = &local;
+    if (read_material(ctx, type, params, &m)) {
+        m.refused = strdup(local.message);
+        if (!m.refused) {
+            ctx->err = outer;
+            return rs_pbrt_fail(params, ctx->err, "out of memory");
+        }
+        for (size_t i = 0; i < params->count; ++i)
+            params->items[i].used = 1; /* the refusal names what matters */
+    }
+    ctx->err = outer;
     char label[600];
     if (name)
         snprintf(label, sizeof label, "%s", name);
@@ -304,6 +326,7 @@ int rs_pbrt_material(RsPbrtContext* ctx, const char* name, const char* type, RsP
     if ((name && !m.name) || !m.label || rs_array_push(&ctx->materials, m, ctx->err)) {
         free(m.name);
         free(m.label);
+        free(m.refused);
         return rs_pbrt_fail(params, ctx->err, "out of memory");
     }
     if (!name)

@@ -36,6 +36,8 @@ int rs_pbrt_shape_material(RsPbrtContext* ctx, RsPbrtParams* params, uint32_t* m
     const char* label = "pbrt-default";
     if (ctx->gs.material >= 0) {
         const RsPbrtMaterial* m = &ctx->materials.data[ctx->gs.material];
+        if (m->refused)
+            return rs_pbrt_fail(params, ctx->err, "its material cannot be rendered: %s", m->refused);
         if (m->interface) {
             rs_scene_warn(ctx->scene, "%s: the material \"interface\" has no surface; the shape is skipped",
                           params->where);

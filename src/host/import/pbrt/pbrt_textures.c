@@ -8,9 +8,14 @@
  * udelta, vdelta become the material's uv_transform: pbrt-v4 reads (su u + du, sv v + dv), with
  * the image's t running upwards as raystream's v does. pbrt's checkerboard squares are one unit
  * of (s, t), raystream's half a unit: the transform carries the factor of 1/2.
+ *
+ * A texture raystream cannot make is refused where a material or shape uses it, not where it is
+ * defined: scenes define textures for parameters that are ignored with a warning (a material's
+ * "displacement"), and those should not stop the scene.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,9 +31,12 @@ static int find_texture(const RsPbrtContext* ctx, const char* name, int is_float
     return -1;
 }
 
-/* A constant of the texture's kind: a float or a colour (a texture name too, for "scale"). */
+static int refuse(RsPbrtTexture* t, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A constant of the texture's kind: a float or a colour, or the name of a constant texture;
+ * another texture here makes `into` refused. */
 static int constant_of(RsPbrtContext* ctx, RsPbrtParams* params, const char* name, int is_float, RsVec3* out,
-                       int* found)
+                       int* found, RsPbrtTexture* into)
 {
     RsPbrtParam* p = rs_pbrt_param(params, name);
     *found = 0;
@@ -36,8 +44,10 @@ static int constant_of(RsPbrtContext* ctx, RsPbrtParams* params, const char* nam
         return 0;
     if (strcmp(p->type, "texture") == 0) {
         int t = p->string_count == 1 ? find_texture(ctx, p->strings[0], is_float) : -1;
-        if (t < 0 || ctx->textures.data[t].kind != RS_PBRT_TEX_CONSTANT)
-            return rs_pbrt_param_fail(params, p, ctx->err, "must be a constant here (or a constant texture)");
+        if (t < 0)
+            return rs_pbrt_param_fail(params, p, ctx->err, "no %s texture of that name", is_float ? "float" : "spectrum");
+        if (ctx->textures.data[t].kind != RS_PBRT_TEX_CONSTANT || ctx->textures.data[t].refused)
+            return refuse(into, "\"%s\": only a constant is supported here", p->name);
         *out = ctx->textures.data[t].value;
         *found = 1;
         return 0;
@@ -46,16 +56,26 @@ static int constant_of(RsPbrtContext* ctx, RsPbrtParams* params, const char* nam
     return rs_pbrt_get_colour(params, name, RS_PBRT_REFLECTANCE, out, found, ctx->err);
 }
 
-int rs_pbrt_texture(RsPbrtContext* ctx, const char* name, const char* value_type, const char* class_name,
-                    RsPbrtParams* params)
+/* Records why the texture cannot be made (the first reason); returns 0 so that reading goes on. */
+static int refuse(RsPbrtTexture* t, const char* fmt, ...)
+{
+    if (t->refused)
+        return 0;
+    char message[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    t->refused = strdup(message);
+    return 0;
+}
+
+/* Fills *t (whose allocations the caller frees on failure). */
+static int define(RsPbrtContext* ctx, const char* value_type, const char* class_name, RsPbrtParams* params,
+                  RsPbrtTexture* out)
 {
     int is_float = strcmp(value_type, "float") == 0;
-    if (!is_float && strcmp(value_type, "spectrum") != 0 && strcmp(value_type, "color") != 0)
-        return rs_pbrt_fail(params, ctx->err, "the value type must be \"float\" or \"spectrum\"");
-    RsPbrtTexture t;
-    memset(&t, 0, sizeof t);
-    t.is_float = is_float;
-    t.index = -1;
+    RsPbrtTexture t = *out;
     double su = 1.0, sv = 1.0, du = 0.0, dv = 0.0;
     const char* mapping = NULL;
     if (rs_pbrt_get_float(params, "uscale", &su, ctx->err) || rs_pbrt_get_float(params, "vscale", &sv, ctx->err) ||
@@ -63,7 +83,7 @@ int rs_pbrt_texture(RsPbrtContext* ctx, const char* name, const char* value_type
         rs_pbrt_get_string(params, "mapping", &mapping, ctx->err))
         return -1;
     if (mapping && strcmp(mapping, "uv") != 0)
-        return rs_pbrt_fail(params, ctx->err, "mapping \"%s\" is not supported (only \"uv\")", mapping);
+        refuse(&t, "mapping \"%s\" is not supported (only \"uv\")", mapping);
     float uv[6] = {(float)su, 0.0f, (float)du, 0.0f, (float)sv, (float)dv};
     int found = 0;
     if (strcmp(class_name, "imagemap") == 0) {
@@ -76,13 +96,13 @@ int rs_pbrt_texture(RsPbrtContext* ctx, const char* name, const char* value_type
             rs_pbrt_get_string(params, "encoding", &encoding, ctx->err) ||
             rs_pbrt_get_string(params, "wrap", &wrap, ctx->err) || rs_pbrt_get_float(params, "scale", &scale, ctx->err) ||
             rs_pbrt_get_bool(params, "invert", &invert, ctx->err))
-            return -1;
+            return *out = t, -1;
         rs_pbrt_param(params, "filter"); /* raystream filters trilinearly, with ray cones */
         rs_pbrt_param(params, "maxanisotropy");
         if (!file)
-            return rs_pbrt_fail(params, ctx->err, "needs \"string filename\"");
+            return *out = t, rs_pbrt_fail(params, ctx->err, "needs \"string filename\"");
         if (scale != 1.0 || invert)
-            return rs_pbrt_fail(params, ctx->err, "\"scale\" other than 1 and \"invert\" are not supported");
+            refuse(&t, "\"scale\" other than 1 and \"invert\" are not supported");
         t.kind = RS_PBRT_TEX_IMAGE;
         t.flags = is_float ? 0u : RS_TEXTURE_SRGB;
         if (encoding && strcmp(encoding, "linear") == 0)
@@ -90,50 +110,52 @@ int rs_pbrt_texture(RsPbrtContext* ctx, const char* name, const char* value_type
         else if (encoding && strcmp(encoding, "sRGB") == 0)
             t.flags = RS_TEXTURE_SRGB;
         else if (encoding)
-            return rs_pbrt_fail(params, ctx->err, "encoding \"%s\" is not supported (sRGB or linear)", encoding);
+            refuse(&t, "encoding \"%s\" is not supported (sRGB or linear)", encoding);
         if (strcmp(wrap, "clamp") == 0)
             t.flags |= RS_TEXTURE_CLAMP;
         else if (strcmp(wrap, "repeat") != 0)
-            return rs_pbrt_fail(params, ctx->err, "wrap \"%s\" is not supported (repeat or clamp)", wrap);
+            refuse(&t, "wrap \"%s\" is not supported (repeat or clamp)", wrap);
         char path[4096];
         if (rs_pbrt_resolve(rs_pbrt_lexer_file(&ctx->lexer), file, path, sizeof path))
-            return rs_pbrt_fail(params, ctx->err, "the file name is too long");
+            return *out = t, rs_pbrt_fail(params, ctx->err, "the file name is too long");
         t.file = strdup(path);
         if (!t.file)
-            return rs_pbrt_fail(params, ctx->err, "out of memory");
+            return *out = t, rs_pbrt_fail(params, ctx->err, "out of memory");
     } else if (strcmp(class_name, "checkerboard") == 0) {
         long dimension = 2;
         int found1 = 0, found2 = 0;
         t.colour0 = rs_vec3_splat(1.0f);
         t.colour1 = rs_vec3_splat(0.0f);
         if (rs_pbrt_get_int(params, "dimension", &dimension, ctx->err) ||
-            constant_of(ctx, params, "tex1", is_float, &t.colour0, &found1) ||
-            constant_of(ctx, params, "tex2", is_float, &t.colour1, &found2))
-            return -1;
+            constant_of(ctx, params, "tex1", is_float, &t.colour0, &found1, &t) ||
+            constant_of(ctx, params, "tex2", is_float, &t.colour1, &found2, &t))
+            return *out = t, -1;
         if (dimension != 2)
-            return rs_pbrt_fail(params, ctx->err, "only 2D checkerboards are supported");
+            refuse(&t, "only 2D checkerboards are supported");
         t.kind = RS_PBRT_TEX_CHECKER;
         for (int i = 0; i < 6; ++i)
             uv[i] *= 0.5f;
     } else if (strcmp(class_name, "constant") == 0) {
         t.kind = RS_PBRT_TEX_CONSTANT;
         t.value = rs_vec3_splat(1.0f);
-        if (constant_of(ctx, params, "value", is_float, &t.value, &found))
-            return -1;
+        if (constant_of(ctx, params, "value", is_float, &t.value, &found, &t))
+            return *out = t, -1;
     } else if (strcmp(class_name, "scale") == 0) {
         RsVec3 scale = rs_vec3_splat(1.0f);
-        if (constant_of(ctx, params, "scale", 1, &scale, &found))
-            return -1;
+        if (constant_of(ctx, params, "scale", 1, &scale, &found, &t))
+            return *out = t, -1;
         RsPbrtParam* p = rs_pbrt_param(params, "tex");
         int base = p && strcmp(p->type, "texture") == 0 && p->string_count == 1
                        ? find_texture(ctx, p->strings[0], is_float)
                        : -1;
         if (p && strcmp(p->type, "texture") == 0 && base < 0)
-            return rs_pbrt_fail(params, ctx->err, "\"tex\": no %s texture named \"%s\"", value_type,
-                                p->string_count ? p->strings[0] : "");
+            return *out = t, rs_pbrt_fail(params, ctx->err, "\"tex\": no %s texture named \"%s\"", value_type,
+                                          p->string_count ? p->strings[0] : "");
         if (base >= 0) {
+            char* refused = t.refused; /* a refused scale stays refused, whatever the base */
             t = ctx->textures.data[base];
             t.file = t.file ? strdup(t.file) : NULL;
+            t.refused = refused ? refused : t.refused ? strdup(t.refused) : NULL;
             if (t.kind == RS_PBRT_TEX_CONSTANT) {
                 t.value = rs_mul(t.value, scale);
             } else if (t.kind == RS_PBRT_TEX_CHECKER) {
@@ -141,34 +163,53 @@ int rs_pbrt_texture(RsPbrtContext* ctx, const char* name, const char* value_type
                 t.colour1 = rs_mul(t.colour1, scale);
                 t.index = -1;
             } else if (scale.x != 1.0f || scale.y != 1.0f || scale.z != 1.0f) {
-                free(t.file);
-                return rs_pbrt_fail(params, ctx->err, "an image scaled by a constant other than 1 is not supported");
+                refuse(&t, "an image scaled by a constant other than 1 is not supported");
             }
             memcpy(uv, t.uv_transform, sizeof uv);
         } else {
             RsVec3 value = rs_vec3_splat(1.0f);
             if (p)
                 p->used = 0;
-            if (constant_of(ctx, params, "tex", is_float, &value, &found))
-                return -1;
+            if (constant_of(ctx, params, "tex", is_float, &value, &found, &t))
+                return *out = t, -1;
             t.kind = RS_PBRT_TEX_CONSTANT;
             t.value = rs_mul(value, scale);
         }
         t.is_float = is_float;
     } else {
-        return rs_pbrt_fail(params, ctx->err, "not supported (raystream reads imagemap, checkerboard, constant and "
-                                              "scale textures)");
+        refuse(&t, "not supported (raystream reads imagemap, checkerboard, constant and scale textures)");
+        for (size_t i = 0; i < params->count; ++i)
+            params->items[i].used = 1; /* named when the texture is used, if it ever is */
     }
     memcpy(t.uv_transform, uv, sizeof uv);
-    t.name = strdup(name);
-    t.where = strdup(params->where);
-    if (!t.name || !t.where || rs_array_push(&ctx->textures, t, ctx->err)) {
+    t.is_float = is_float;
+    *out = t;
+    return 0;
+}
+
+int rs_pbrt_texture(RsPbrtContext* ctx, const char* name, const char* value_type, const char* class_name,
+                    RsPbrtParams* params)
+{
+    int is_float = strcmp(value_type, "float") == 0;
+    if (!is_float && strcmp(value_type, "spectrum") != 0 && strcmp(value_type, "color") != 0)
+        return rs_pbrt_fail(params, ctx->err, "the value type must be \"float\" or \"spectrum\"");
+    RsPbrtTexture t;
+    memset(&t, 0, sizeof t);
+    t.index = -1;
+    int status = define(ctx, value_type, class_name, params, &t);
+    if (!status) {
+        t.name = strdup(name);
+        t.where = strdup(params->where);
+        if (!t.name || !t.where || rs_array_push(&ctx->textures, t, ctx->err))
+            status = rs_pbrt_fail(params, ctx->err, "out of memory");
+    }
+    if (status) {
         free(t.name);
         free(t.where);
         free(t.file);
-        return rs_pbrt_fail(params, ctx->err, "out of memory");
+        free(t.refused);
     }
-    return 0;
+    return status;
 }
 
 int rs_pbrt_texture_param(RsPbrtContext* ctx, RsPbrtParams* params, const char* name, int is_float,
@@ -193,6 +234,8 @@ int rs_pbrt_texture_param(RsPbrtContext* ctx, RsPbrtParams* params, const char* 
                                   p->strings[0]);
     RsPbrtTexture* t = &ctx->textures.data[i];
     *found = 1;
+    if (t->refused)
+        return rs_pbrt_param_fail(params, p, ctx->err, "%s: %s", t->where, t->refused);
     if (t->kind == RS_PBRT_TEX_CONSTANT) {
         *value = t->value;
         return 0;
