@@ -9,6 +9,7 @@ mirrored (a light at pbrt's +x, seen with pbrt's LookAt, lies where pbrt-v4 puts
 camera space is left-handed, so +x is on the image's left when looking down -z with y up), and
 approximations print their warnings.
 """
+import gzip
 import os
 import shutil
 import struct
@@ -84,6 +85,24 @@ try:
             print("%s: %s" % (ply, "identical to plymesh.json" if ok and not normals else "rendered" if ok else "DIFFERENT"))
             if not ok:
                 fail("%s does not render as plymesh.json" % ply)
+
+    # gzip-compressed PLY (pbrt-v4 scenes ship .ply.gz), and a truncated one
+    packed = gzip.compress(open(os.path.join(data, "mesh_ascii.ply"), "rb").read())
+    for name, blob in (("mesh.ply.gz", packed), ("cut.ply.gz", packed[:len(packed) // 2])):
+        open(os.path.join(tmp, name), "wb").write(blob)
+        scene = os.path.join(tmp, name + ".pbrt")
+        open(scene, "w").write(open(os.path.join(data, "plymesh.pbrt")).read().replace("mesh_ascii.ply", name))
+        out = os.path.join(tmp, name + ".pfm")
+        if name == "mesh.ply.gz":
+            render(scene, out)
+            ok = same(out, os.path.join(tmp, "plymesh-json.pfm"))
+            print("%s: %s" % (name, "identical to plymesh.json" if ok else "DIFFERENT"))
+            if not ok:
+                fail("the gzip-compressed PLY does not render as plymesh.json")
+        else:
+            r = subprocess.run([raystream, "render", scene, "-o", out], capture_output=True, text=True, timeout=60)
+            if r.returncode != 1 or "cut.ply.gz: corrupt or truncated gzip data" not in r.stderr:
+                fail("a truncated .ply.gz: exit %d, %s" % (r.returncode, r.stderr.strip()))
 
     # handedness: with pbrt's LookAt down -z (y up), pbrt-v4 shows +x on the image's LEFT
     def light_side(flip):

@@ -5,11 +5,65 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "host/io/safe_file.h"
 
 #define HEADER_MAX 65536
 #define PLY_MAX_BYTES (4ull << 30)
+#define PLY_MAX_INFLATED (4ull << 30) /* a .ply.gz decompressed */
+
+/* The gzip stream data[0, size) decompressed (malloc'ed, *out_size bytes), or NULL with the
+ * reason in err. Stops at PLY_MAX_INFLATED, so that a small bomb cannot exhaust memory. */
+static char* inflate_gzip(const char* path, const unsigned char* data, size_t size, size_t* out_size, RsError* err)
+{
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
+        rs_error_set(err, "%s: cannot start decompressing", path);
+        return NULL;
+    }
+    size_t capacity = size * 4 + 4096, n = 0;
+    char* out = malloc(capacity);
+    int status = Z_OK;
+    z.next_in = (Bytef*)data;
+    while (out && status != Z_STREAM_END) {
+        if (n == capacity) {
+            if (capacity >= PLY_MAX_INFLATED) {
+                rs_error_set(err, "%s: decompresses to more than %llu bytes", path, (unsigned long long)PLY_MAX_INFLATED);
+                break;
+            }
+            capacity = capacity * 2 > PLY_MAX_INFLATED ? (size_t)PLY_MAX_INFLATED : capacity * 2;
+            char* grown = realloc(out, capacity);
+            if (!grown) {
+                rs_error_set(err, "%s: out of memory while decompressing", path);
+                break;
+            }
+            out = grown;
+        }
+        size_t in_left = size - (size_t)((const unsigned char*)z.next_in - data);
+        z.avail_in = in_left > 0x40000000u ? 0x40000000u : (uInt)in_left;
+        size_t room = capacity - n;
+        z.next_out = (Bytef*)out + n;
+        z.avail_out = room > 0x40000000u ? 0x40000000u : (uInt)room;
+        uInt before = z.avail_out;
+        status = inflate(&z, Z_NO_FLUSH);
+        n += before - z.avail_out;
+        if (status != Z_OK && status != Z_STREAM_END && !(status == Z_BUF_ERROR && z.avail_out == 0)) {
+            rs_error_set(err, "%s: corrupt or truncated gzip data (%s)", path, z.msg ? z.msg : "no more input");
+            break;
+        }
+    }
+    inflateEnd(&z);
+    if (!out || status != Z_STREAM_END) {
+        if (!out)
+            rs_error_set(err, "%s: out of memory while decompressing", path);
+        free(out);
+        return NULL;
+    }
+    *out_size = n;
+    return out;
+}
 
 enum { T_NONE = 0, T_I8, T_U8, T_I16, T_U16, T_I32, T_U32, T_F32, T_F64 };
 
@@ -344,6 +398,15 @@ int rs_ply_read(const char* path, RsPlyMesh* mesh, RsError* err)
     char* data = rs_file_read_all(path, PLY_MAX_BYTES, &size, why, sizeof why);
     if (!data)
         return rs_error_set(err, "%s: cannot read: %s", path, why);
+    if (size >= 2 && (unsigned char)data[0] == 0x1f && (unsigned char)data[1] == 0x8b) { /* gzip */
+        size_t inflated_size = 0;
+        char* inflated = inflate_gzip(path, (const unsigned char*)data, size, &inflated_size, err);
+        free(data);
+        if (!inflated)
+            return -1;
+        data = inflated;
+        size = inflated_size;
+    }
     Reader r = {path, (const unsigned char*)data, size, 0, 0, err};
     Element elements[16];
     int count = 0, status = parse_header(&r, elements, &count);

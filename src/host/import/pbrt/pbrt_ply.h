@@ -3,6 +3,9 @@
  * texture_t), faces as lists of 3 or 4 indices (quads become two triangles, v0 v1 v2 and
  * v0 v2 v3, as pbrt-v4 splits them). Other elements and properties are read past.
  *
+ * A gzip-compressed file (.ply.gz, recognised by its magic bytes) is decompressed through zlib
+ * first, to at most 4 GiB.
+ *
  * Host C11. Limits: the header ends within 64 KiB; the counts it declares must fit in the file
  * (each vertex or face needs at least its bytes, in binary files, or two characters a value in
  * ASCII files) and in RS_PLY_MAX_ELEMENTS; indices must name vertices; coordinates must be finite.

@@ -115,8 +115,6 @@ static int plymesh(RsPbrtContext* ctx, RsPbrtParams* params, uint32_t material)
     char path[4096];
     if (rs_pbrt_resolve(rs_pbrt_lexer_file(&ctx->lexer), name, path, sizeof path))
         return rs_pbrt_fail(params, ctx->err, "the file name is too long");
-    if (strlen(path) > 3 && strcmp(path + strlen(path) - 3, ".gz") == 0)
-        return rs_pbrt_fail(params, ctx->err, "\"%s\": gzip-compressed PLY files are not supported", name);
     RsPlyMesh ply;
     RsError ply_err = {{0}};
     if (rs_ply_read(path, &ply, &ply_err))
