@@ -17,7 +17,7 @@ import subprocess
 import sys
 import tempfile
 
-raystream, data = sys.argv[1], sys.argv[2]
+raystream, data = sys.argv[1], os.path.abspath(sys.argv[2])
 failures = 0
 
 
@@ -103,6 +103,29 @@ try:
             r = subprocess.run([raystream, "render", scene, "-o", out], capture_output=True, text=True, timeout=60)
             if r.returncode != 1 or "cut.ply.gz: corrupt or truncated gzip data" not in r.stderr:
                 fail("a truncated .ply.gz: exit %d, %s" % (r.returncode, r.stderr.strip()))
+
+    # spectrum files: a constant spectrum read from a file is the same reflectance as written inline,
+    # and a missing file is named
+    os.makedirs(os.path.join(tmp, "spds"), exist_ok=True)
+    open(os.path.join(tmp, "spds", "flat.spd"), "w").write("# a flat reflectance\n360 0.5\n830 0.5\n")
+    base = open(os.path.join(data, "plymesh.pbrt")).read().replace(
+        "mesh_ascii.ply", os.path.join(data, "mesh_ascii.ply"))
+    outs = []
+    for name, value in (("spd_file", '"spectrum reflectance" "spds/flat.spd"'),
+                        ("spd_inline", '"spectrum reflectance" [ 360 0.5 830 0.5 ]')):
+        scene = os.path.join(tmp, name + ".pbrt")
+        open(scene, "w").write(base.replace('"rgb reflectance" [ 0.2 0.5 0.7 ]', value))
+        outs.append(os.path.join(tmp, name + ".pfm"))
+        render(scene, outs[-1])
+    if not same(*outs):
+        fail("a spectrum file does not render as the same spectrum inline")
+    scene = os.path.join(tmp, "spd_missing.pbrt")
+    open(scene, "w").write(base.replace('"rgb reflectance" [ 0.2 0.5 0.7 ]', '"spectrum reflectance" "spds/none.spd"'))
+    r = subprocess.run([raystream, "render", scene, "-o", os.path.join(tmp, "x.pfm")], capture_output=True, text=True,
+                       timeout=60)
+    if r.returncode != 1 or '"spectrum reflectance": "spds/none.spd" is not a named spectrum raystream knows, nor a ' \
+                             'spectrum file it can read' not in r.stderr:
+        fail("a missing spectrum file: exit %d, %s" % (r.returncode, r.stderr.strip()))
 
     # handedness: with pbrt's LookAt down -z (y up), pbrt-v4 shows +x on the image's LEFT
     def light_side(flip):

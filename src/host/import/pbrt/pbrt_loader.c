@@ -260,6 +260,8 @@ static int typed_directive(RsPbrtContext* ctx, const char* name, const char* fil
                  value_type, type);
     else
         snprintf(params.where, sizeof params.where, "%s:%d: %s \"%s\"", file, line, name, type);
+    params.file = file;
+    params.files = ctx->files;
     int status = rs_pbrt_params_read(&ctx->lexer, &params, ctx->err);
     int world = strcmp(name, "Camera") && strcmp(name, "Film") && strcmp(name, "Sampler") &&
                 strcmp(name, "Integrator") && strcmp(name, "PixelFilter") && strcmp(name, "Accelerator") &&

@@ -87,7 +87,7 @@ static int dielectric_eta(RsPbrtContext* ctx, RsPbrtParams* params, RsMaterialDe
     double eta = 0.0;
     if ((strcmp(p->type, "float") == 0 || strcmp(p->type, "integer") == 0) && p->number_count == 1) {
         eta = p->numbers[0];
-    } else if (strcmp(p->type, "spectrum") == 0 && p->string_count == 1) {
+    } else if (strcmp(p->type, "spectrum") == 0 && p->string_count == 1 && strncmp(p->strings[0], "glass-", 6) == 0) {
         eta = rs_pbrt_glass_ior(p->strings[0]);
         if (eta == 0.0)
             return rs_pbrt_param_fail(params, p, ctx->err,
@@ -96,14 +96,18 @@ static int dielectric_eta(RsPbrtContext* ctx, RsPbrtParams* params, RsMaterialDe
                                       p->strings[0]);
         rs_scene_warn(ctx->scene, "%s: \"%s\" is rendered without dispersion, with its index %g at 587.6 nm",
                       params->where, p->strings[0], eta);
-    } else if (strcmp(p->type, "spectrum") == 0 && p->number_count >= 2 && p->number_count % 2 == 0) {
-        /* the index at 550 nm, piecewise linear between the samples given */
-        const double* s = p->numbers;
-        size_t n = p->number_count / 2;
-        eta = s[1];
+    } else if (strcmp(p->type, "spectrum") == 0) {
+        /* inline or from a file: the index at 550 nm, piecewise linear between the samples */
+        size_t count = 0;
+        double* s = rs_pbrt_spectrum_pairs(params, p, &count, ctx->err);
+        if (!s)
+            return -1;
+        size_t n = count / 2;
+        eta = 550.0 <= s[0] ? s[1] : s[2 * n - 1];
         for (size_t i = 0; i + 1 < n; ++i)
-            if (550.0 >= s[2 * i] && 550.0 <= s[2 * i + 2] && s[2 * i + 2] > s[2 * i])
+            if (550.0 >= s[2 * i] && 550.0 <= s[2 * i + 2])
                 eta = s[2 * i + 1] + (s[2 * i + 3] - s[2 * i + 1]) * (550.0 - s[2 * i]) / (s[2 * i + 2] - s[2 * i]);
+        free(s);
         rs_scene_warn(ctx->scene, "%s: a spectral eta is rendered without dispersion, with its index %g at 550 nm",
                       params->where, eta);
     } else {
@@ -125,13 +129,13 @@ static int conductor_part(RsPbrtContext* ctx, RsPbrtParams* params, const char* 
     RsPbrtParam* p = rs_pbrt_param(params, name);
     if (!p)
         return 0;
-    if (strcmp(p->type, "spectrum") == 0 && p->string_count == 1) {
+    if (strcmp(p->type, "spectrum") == 0 && p->string_count == 1 && strncmp(p->strings[0], "metal-", 6) == 0) {
         const char* s = p->strings[0];
         char m[16];
         const char* suffix = strrchr(s, '-');
         size_t length = suffix ? (size_t)(suffix - s) : 0;
         RsVec3 eta, k;
-        if (strncmp(s, "metal-", 6) != 0 || !suffix || length - 6 >= sizeof m || length < 7 ||
+        if (!suffix || length < 7 || length - 6 >= sizeof m ||
             strcmp(suffix, strcmp(name, "eta") == 0 || strstr(name, ".eta") ? "-eta" : "-k") != 0)
             return rs_pbrt_param_fail(params, p, ctx->err, "\"%s\": not a metal spectrum (metal-NAME-eta, -k)", s);
         memcpy(m, s + 6, length - 6);

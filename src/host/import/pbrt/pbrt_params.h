@@ -29,6 +29,8 @@ typedef struct RsPbrtParams {
     RsPbrtParam* items;
     size_t count;
     char where[512]; /* "FILE:LINE: Shape \"sphere\"": every message starts with it */
+    const char* file;  /* the scene file the directive is in: file names are relative to it */
+    RsFileList* files; /* where files read for a parameter (spectra) are recorded */
 } RsPbrtParams;
 
 /* Reads the parameters that follow a directive's own arguments. */

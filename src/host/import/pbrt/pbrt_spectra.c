@@ -2,7 +2,11 @@
 #include "host/import/pbrt/pbrt_spectra.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "host/io/safe_file.h"
 
 /* CIE XYZ to linear sRGB (IEC 61966-2-1, D65 white). */
 static RsVec3 xyz_to_srgb(const double xyz[3])
@@ -89,6 +93,82 @@ double rs_pbrt_glass_ior(const char* name)
     return 0.0;
 }
 
+double* rs_pbrt_spectrum_pairs(RsPbrtParams* params, const RsPbrtParam* p, size_t* count, RsError* err)
+{
+    double* pairs = NULL;
+    size_t n = 0;
+    if (p->string_count == 1) {
+        char path[4096], why[256];
+        size_t size = 0;
+        if (rs_pbrt_resolve(params->file ? params->file : "", p->strings[0], path, sizeof path)) {
+            rs_pbrt_param_fail(params, p, err, "the file name is too long");
+            return NULL;
+        }
+        char* text = rs_file_read_all(path, RS_PBRT_MAX_SPD_BYTES, &size, why, sizeof why);
+        if (!text) {
+            rs_pbrt_param_fail(params, p, err, "\"%s\" is not a named spectrum raystream knows, nor a spectrum file it "
+                                               "can read (%s)",
+                                p->strings[0], why);
+            return NULL;
+        }
+        if (rs_file_list_add(params->files, path, err)) {
+            free(text);
+            return NULL;
+        }
+        pairs = malloc((size / 2 + 2) * sizeof(double)); /* each number takes two bytes at least */
+        for (char* s = text; pairs && *s;) {
+            if (*s == '#') {
+                while (*s && *s != '\n')
+                    ++s;
+                continue;
+            }
+            if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == ',') {
+                ++s;
+                continue;
+            }
+            char* end = NULL;
+            double v = strtod(s, &end);
+            if (end == s || !isfinite(v) || fabs(v) > 1e18) {
+                rs_pbrt_param_fail(params, p, err, "%s: not a number near '%.12s'", p->strings[0], s);
+                free(pairs);
+                free(text);
+                return NULL;
+            }
+            pairs[n++] = v;
+            s = end;
+        }
+        free(text);
+        if (!pairs) {
+            rs_pbrt_param_fail(params, p, err, "out of memory");
+            return NULL;
+        }
+    } else {
+        pairs = malloc((p->number_count ? p->number_count : 1) * sizeof(double));
+        if (!pairs) {
+            rs_pbrt_param_fail(params, p, err, "out of memory");
+            return NULL;
+        }
+        memcpy(pairs, p->numbers, p->number_count * sizeof(double));
+        n = p->number_count;
+    }
+    const char* what = p->string_count == 1 ? p->strings[0] : "the spectrum";
+    if (n < 2 || n % 2) {
+        rs_pbrt_param_fail(params, p, err, "%s: must be pairs of wavelength (nm) and value", what);
+        free(pairs);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i += 2) {
+        if ((i > 0 && !(pairs[i] > pairs[i - 2])) || pairs[i + 1] < 0.0) {
+            rs_pbrt_param_fail(params, p, err, "%s: wavelengths must increase and values be >= 0 (at %g nm)", what,
+                               pairs[i]);
+            free(pairs);
+            return NULL;
+        }
+    }
+    *count = n;
+    return pairs;
+}
+
 int rs_pbrt_get_colour(RsPbrtParams* params, const char* name, int kind, RsVec3* out, int* found, RsError* err)
 {
     *found = 0;
@@ -125,21 +205,19 @@ int rs_pbrt_get_colour(RsPbrtParams* params, const char* name, int kind, RsVec3*
                                : rs_pbrt_param_fail(params, p, err, "\"%s\" is an illuminant, not a %s", s,
                                                     kind == RS_PBRT_REFLECTANCE ? "reflectance" : "value");
                 }
-            return rs_pbrt_param_fail(params, p, err,
-                                      "spectrum \"%s\": not a named spectrum raystream knows (spectrum files are "
-                                      "not supported; known: stdillum-A, -D50, -D65, -F1..-F12)",
-                                      s);
+            if (strncmp(s, "metal-", 6) == 0 || strncmp(s, "glass-", 6) == 0 || strchr(s, '.') == NULL)
+                return rs_pbrt_param_fail(params, p, err,
+                                          "spectrum \"%s\": not a named spectrum raystream knows here (known: "
+                                          "stdillum-A, -D50, -D65, -F1..-F12; metal-*-eta/-k for conductors, "
+                                          "glass-* for dielectrics)",
+                                          s);
         }
-        if (p->number_count < 2 || p->number_count % 2)
-            return rs_pbrt_param_fail(params, p, err, "must be pairs of wavelength (nm) and value");
-        for (size_t i = 0; i < p->number_count; i += 2) {
-            if (i > 0 && !(p->numbers[i] > p->numbers[i - 2]))
-                return rs_pbrt_param_fail(params, p, err, "wavelengths must increase (%g after %g)", p->numbers[i],
-                                          p->numbers[i - 2]);
-            if (p->numbers[i + 1] < 0.0)
-                return rs_pbrt_param_fail(params, p, err, "values must be >= 0 (got %g)", p->numbers[i + 1]);
-        }
-        *out = rs_pbrt_spectrum_rgb(p->numbers, p->number_count, kind);
+        size_t n = 0;
+        double* pairs = rs_pbrt_spectrum_pairs(params, p, &n, err);
+        if (!pairs)
+            return -1;
+        *out = rs_pbrt_spectrum_rgb(pairs, n, kind);
+        free(pairs);
         /* out-of-gamut spectra come out slightly negative in sRGB: clamp, as a film would */
         out->x = fmaxf(out->x, 0.0f);
         out->y = fmaxf(out->y, 0.0f);

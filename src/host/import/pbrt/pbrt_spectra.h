@@ -12,7 +12,9 @@
  *     illuminant (normalised so that a constant 1 is white);
  *   - eta and k spectra (unbounded) the same way as a reflectance.
  * Inline spectra are [lambda value lambda value ...] in nm, piecewise linear and zero outside
- * their range (pbrt-v4's PiecewiseLinearSpectrum). Spectrum files are refused by name.
+ * their range (pbrt-v4's PiecewiseLinearSpectrum); a spectrum file ("spds/Au.eta.spd", named
+ * relative to the scene file) holds the same pairs as text, '#' starting a comment, at most
+ * RS_PBRT_MAX_SPD_BYTES.
  * pbrt_cie_tables.c holds the CIE data (tools/gen_pbrt_spectra.py).
  */
 #ifndef RS_HOST_PBRT_SPECTRA_H
@@ -38,6 +40,13 @@ enum { RS_PBRT_REFLECTANCE = 0, RS_PBRT_ILLUMINANT = 1, RS_PBRT_UNBOUNDED = 2 };
 RsVec3 rs_pbrt_blackbody(double kelvin);
 /* An inline spectrum of `count` numbers (pairs) as sRGB of the given kind. */
 RsVec3 rs_pbrt_spectrum_rgb(const double* pairs, size_t count, int kind);
+#define RS_PBRT_MAX_SPD_BYTES (1u << 20)
+
+/* The pairs of the spectrum parameter p (inline, or read from the file it names) in a malloc'ed
+ * array of *count numbers, checked (increasing wavelengths, values >= 0);
+ * NULL with err set on failure. */
+double* rs_pbrt_spectrum_pairs(RsPbrtParams* params, const RsPbrtParam* p, size_t* count, RsError* err);
+
 /* The index of refraction of a named glass ("glass-BK7"...) at the sodium d line, or 0. */
 double rs_pbrt_glass_ior(const char* name);
 
