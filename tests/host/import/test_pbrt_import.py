@@ -150,6 +150,22 @@ try:
         if side != want:
             fail("the light at +x should be on the image's %s (%s)" % (want, "flipped" if flip else "plain"))
 
+    # loopsubdiv: an icosahedron subdivided three times renders (as a smooth ball) with its warning
+    t = (1 + 5 ** 0.5) / 2
+    ico_v = [(-1, t, 0), (1, t, 0), (-1, -t, 0), (1, -t, 0), (0, -1, t), (0, 1, t), (0, -1, -t), (0, 1, -t),
+             (t, 0, -1), (t, 0, 1), (-t, 0, -1), (-t, 0, 1)]
+    ico_f = [(0, 11, 5), (0, 5, 1), (0, 1, 7), (0, 7, 10), (0, 10, 11), (1, 5, 9), (5, 11, 4), (11, 10, 2),
+             (10, 7, 6), (7, 1, 8), (3, 9, 4), (3, 4, 2), (3, 2, 6), (3, 6, 8), (3, 8, 9), (4, 9, 5), (2, 4, 11),
+             (6, 2, 10), (8, 6, 7), (9, 8, 1)]
+    scene = os.path.join(tmp, "loop.pbrt")
+    open(scene, "w").write('LookAt 0 0 6 0 0 0 0 1 0\nCamera "perspective"\nWorldBegin\n'
+                           'LightSource "point" "rgb I" [20 20 20] "point3 from" [3 3 6]\nMaterial "diffuse"\n'
+                           'Shape "loopsubdiv" "integer levels" 3 "point3 P" [%s] "integer indices" [%s]\n' % (
+                               " ".join("%g %g %g" % v for v in ico_v), " ".join("%d %d %d" % f for f in ico_f)))
+    err = render(scene, os.path.join(tmp, "loop.pfm"))
+    if 'loop.pbrt:6: Shape "loopsubdiv": subdivided 3 times' not in err or "1280 primitives" not in err:
+        fail("loopsubdiv: %s" % err)
+
     # approximations are named
     scene = os.path.join(tmp, "approx.pbrt")
     open(scene, "w").write('Camera "perspective"\nPixelFilter "gaussian"\nWorldBegin\n'

@@ -1,5 +1,6 @@
 /* pbrt_shapes.c - pbrt-v4's Shape directive: trianglemesh, plymesh, bilinearmesh (two
- * triangles a patch), sphere (whole spheres only), disk (triangulated); the rest refused by name.
+ * triangles a patch), loopsubdiv (pbrt_loop.c), sphere (whole spheres only), disk
+ * (triangulated); the rest refused by name.
  * Host C11.
  *
  * Quadrics follow pbrt-v4's orientation rule for them: the object-space normal (outward, or +z
@@ -12,7 +13,8 @@
 #include <string.h>
 
 #include "host/import/pbrt/pbrt_context.h"
-#include "host/import/pbrt/pbrt_ply.h"
+#include "host/import/pbrt/geometry/pbrt_loop.h"
+#include "host/import/pbrt/geometry/pbrt_ply.h"
 #include "host/scene/settings.h"
 
 #define RS_PBRT_DISK_SEGMENTS 64
@@ -101,6 +103,47 @@ static int mesh_from_params(RsPbrtContext* ctx, RsPbrtParams* params, int quads,
     free(P);
     free(N);
     free(uv);
+    free(indices);
+    return status;
+}
+
+static int loopsubdiv(RsPbrtContext* ctx, RsPbrtParams* params, uint32_t material)
+{
+    size_t np = 0, ni = 0;
+    long levels = 3;
+    int failed = 0;
+    float* P = floats_of(params, "P", "point3", 3, &np, ctx->err, &failed);
+    const double* idx = failed ? NULL : rs_pbrt_get_numbers(params, "indices", "integer", 3, &ni, ctx->err);
+    uint32_t* indices = NULL;
+    int status = failed || ctx->err->message[0] || rs_pbrt_get_int(params, "levels", &levels, ctx->err) ? -1 : 0;
+    if (!status && (!P || !idx || np == 0 || ni == 0))
+        status = rs_pbrt_fail(params, ctx->err, "needs \"point3 P\" and \"integer indices\"");
+    if (!status && (levels < 0 || levels > 12))
+        status = rs_pbrt_fail(params, ctx->err, "\"integer levels\" must be in [0, 12] (got %ld)", levels);
+    if (!status) {
+        indices = malloc(ni * sizeof *indices);
+        if (!indices)
+            status = rs_pbrt_fail(params, ctx->err, "out of memory");
+        for (size_t i = 0; !status && i < ni; ++i) {
+            if (!(idx[i] >= 0.0 && idx[i] < (double)(np / 3)))
+                status = rs_pbrt_fail(params, ctx->err, "\"integer indices\": %g is not one of the %zu vertices", idx[i],
+                                      np / 3);
+            else
+                indices[i] = (uint32_t)idx[i];
+        }
+    }
+    RsLoopMesh loop;
+    memset(&loop, 0, sizeof loop);
+    if (!status)
+        status = rs_loop_subdivide(P, np / 3, indices, ni, (int)levels, &loop, params->where, ctx->err);
+    if (!status) {
+        rs_scene_warn(ctx->scene, "%s: subdivided %ld times; its shading normals are averaged from the subdivided "
+                                  "faces (pbrt-v4 takes the limit surface's)", params->where, levels);
+        RsPbrtMesh mesh = {loop.P, loop.N, NULL, loop.vertex_count, loop.indices, loop.index_count};
+        status = rs_pbrt_add_mesh(ctx, &mesh, material, params->where);
+    }
+    rs_loop_free(&loop);
+    free(P);
     free(indices);
     return status;
 }
@@ -204,13 +247,13 @@ static int disk(RsPbrtContext* ctx, RsPbrtParams* params, uint32_t material)
 
 int rs_pbrt_shape(RsPbrtContext* ctx, const char* type, RsPbrtParams* params)
 {
-    static const char* const known[] = {"trianglemesh", "plymesh", "sphere", "disk", "bilinearmesh", NULL};
+    static const char* const known[] = {"trianglemesh", "plymesh", "sphere", "disk", "bilinearmesh", "loopsubdiv", NULL};
     int ok = 0;
     for (int i = 0; known[i]; ++i)
         ok |= strcmp(type, known[i]) == 0;
     if (!ok)
         return rs_pbrt_fail(params, ctx->err, "not supported (raystream reads trianglemesh, plymesh, bilinearmesh, "
-                                              "sphere and disk)");
+                                              "loopsubdiv, sphere and disk)");
     uint32_t material = 0;
     int skip = 0;
     if (rs_pbrt_shape_material(ctx, params, &material, &skip))
@@ -232,6 +275,8 @@ int rs_pbrt_shape(RsPbrtContext* ctx, const char* type, RsPbrtParams* params)
     }
     if (strcmp(type, "plymesh") == 0)
         return plymesh(ctx, params, material);
+    if (strcmp(type, "loopsubdiv") == 0)
+        return loopsubdiv(ctx, params, material);
     if (strcmp(type, "sphere") == 0)
         return sphere(ctx, params, material);
     return disk(ctx, params, material);

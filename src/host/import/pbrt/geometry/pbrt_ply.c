@@ -1,6 +1,6 @@
 /* pbrt_ply.c - reading PLY meshes for pbrt-v4's plymesh (see pbrt_ply.h). Host C11 (POSIX). */
 #define _POSIX_C_SOURCE 200809L
-#include "host/import/pbrt/pbrt_ply.h"
+#include "host/import/pbrt/geometry/pbrt_ply.h"
 
 #include <math.h>
 #include <stdlib.h>
