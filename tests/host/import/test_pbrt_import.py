@@ -150,6 +150,31 @@ try:
         if side != want:
             fail("the light at +x should be on the image's %s (%s)" % (want, "flipped" if flip else "plain"))
 
+    # a scaled image is baked: half the texels' linear value, so about half the light
+    png = os.path.abspath(os.path.join(data, "..", "..", "..", "..", "scenes", "textures", "quadrants.png"))
+    means = []
+    for scale in (1, 0.5):
+        scene = os.path.join(tmp, "bake%g.pbrt" % scale)
+        open(scene, "w").write(
+            'LookAt 0 0 3 0 0 0 0 1 0\nCamera "perspective" "float fov" 30\nWorldBegin\n'
+            'LightSource "infinite" "rgb L" [1 1 1]\n'
+            'Texture "img" "spectrum" "imagemap" "string filename" "%s"\n'
+            'Texture "half" "spectrum" "scale" "texture tex" "img" "float scale" %g\n'
+            'Material "diffuse" "texture reflectance" "half"\n'
+            'Shape "trianglemesh" "point3 P" [-1 -1 0 1 -1 0 1 1 0 -1 1 0] "integer indices" [0 1 2 0 2 3]\n'
+            % (png, scale))
+        out = os.path.join(tmp, "bake%g.pfm" % scale)
+        err = render(scene, out)
+        if scale != 1 and "is baked into a new 8-bit texture" not in err:
+            fail("no warning for the baked image: %s" % err)
+        raw = open(out, "rb").read().split(b"\n", 3)
+        w, h = (int(x) for x in raw[1].split())
+        px = struct.unpack(("<" if float(raw[2]) < 0 else ">") + "%df" % (w * h * 3), raw[3][:w * h * 12])
+        means.append(sum(px) / len(px))
+    if not (0.4 < means[1] / means[0] < 0.6):
+        fail("the image scaled by 0.5 gives %g of the light of the unscaled one" % (means[1] / means[0]))
+    print("image scaled by 0.5: %.3f of the light" % (means[1] / means[0]))
+
     # loopsubdiv: an icosahedron subdivided three times renders (as a smooth ball) with its warning
     t = (1 + 5 ** 0.5) / 2
     ico_v = [(-1, t, 0), (1, t, 0), (-1, -t, 0), (1, -t, 0), (0, -1, t), (0, 1, t), (0, -1, -t), (0, 1, -t),

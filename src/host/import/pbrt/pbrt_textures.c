@@ -3,8 +3,10 @@
  *
  * "imagemap" (PNG or JPEG through texture.c; "encoding" sRGB or linear; "wrap" repeat or
  * clamp), "checkerboard" (2D, constant tex1 and tex2, through rs_scene_add_checkerboard),
- * "constant", and "scale" of one of those by a constant (exact for constants; an image scaled
- * by anything but 1 is refused, raystream's textures having no multiplier). uscale, vscale,
+ * "constant", and "scale" of one of those by a constant: exact for constants and checkerboards;
+ * an image scaled by anything but 1 (or with its own "scale") is baked, since raystream's
+ * textures have no multiplier: decoded, each texel multiplied in linear light, stored again in
+ * 8 bits (with a warning; values beyond 1 are clipped). uscale, vscale,
  * udelta, vdelta become the material's uv_transform: pbrt-v4 reads (su u + du, sv v + dv), with
  * the image's t running upwards as raystream's v does. pbrt's checkerboard squares are one unit
  * of (s, t), raystream's half a unit: the transform carries the factor of 1/2.
@@ -22,6 +24,8 @@
 
 #include "host/import/pbrt/pbrt_context.h"
 #include "host/import/pbrt/pbrt_spectra.h"
+#include "host/io/image_decode.h"
+#include "host/io/safe_file.h"
 
 static int find_texture(const RsPbrtContext* ctx, const char* name, int is_float)
 {
@@ -97,12 +101,15 @@ static int define(RsPbrtContext* ctx, const char* value_type, const char* class_
             rs_pbrt_get_string(params, "wrap", &wrap, ctx->err) || rs_pbrt_get_float(params, "scale", &scale, ctx->err) ||
             rs_pbrt_get_bool(params, "invert", &invert, ctx->err))
             return *out = t, -1;
+        t.value = rs_vec3_splat((float)scale);
         rs_pbrt_param(params, "filter"); /* raystream filters trilinearly, with ray cones */
         rs_pbrt_param(params, "maxanisotropy");
         if (!file)
             return *out = t, rs_pbrt_fail(params, ctx->err, "needs \"string filename\"");
-        if (scale != 1.0 || invert)
-            refuse(&t, "\"scale\" other than 1 and \"invert\" are not supported");
+        if (!(scale >= 0.0))
+            refuse(&t, "\"scale\" must be >= 0 (got %g)", scale);
+        if (invert)
+            refuse(&t, "\"invert\" is not supported");
         t.kind = RS_PBRT_TEX_IMAGE;
         t.flags = is_float ? 0u : RS_TEXTURE_SRGB;
         if (encoding && strcmp(encoding, "linear") == 0)
@@ -162,8 +169,9 @@ static int define(RsPbrtContext* ctx, const char* value_type, const char* class_
                 t.colour0 = rs_mul(t.colour0, scale);
                 t.colour1 = rs_mul(t.colour1, scale);
                 t.index = -1;
-            } else if (scale.x != 1.0f || scale.y != 1.0f || scale.z != 1.0f) {
-                refuse(&t, "an image scaled by a constant other than 1 is not supported");
+            } else {
+                t.value = rs_mul(t.value, scale); /* baked where it is used */
+                t.index = -1;
             }
             memcpy(uv, t.uv_transform, sizeof uv);
         } else {
@@ -212,6 +220,57 @@ int rs_pbrt_texture(RsPbrtContext* ctx, const char* name, const char* value_type
     return status;
 }
 
+static uint8_t srgb_encode(float linear)
+{
+    float c = linear <= 0.0f ? 0.0f : linear >= 1.0f ? 1.0f : linear;
+    float e = c <= 0.0031308f ? 12.92f * c : 1.055f * powf(c, 1.0f / 2.4f) - 0.055f;
+    return (uint8_t)(e * 255.0f + 0.5f);
+}
+
+/* The image of t multiplied by t->value, as a new texture (see the top). */
+static int32_t bake(RsPbrtContext* ctx, RsPbrtTexture* t, uint32_t flags)
+{
+    char why[256];
+    size_t size = 0;
+    unsigned char* bytes = (unsigned char*)rs_file_read_all(t->file, RS_TEXTURE_MAX_FILE_BYTES, &size, why, sizeof why);
+    if (!bytes)
+        return rs_error_set(ctx->err, "%s: texture '%s': cannot read: %s", t->where, t->file, why);
+    RsImageLimits limits = {RS_TEXTURE_MAX_SIZE, RS_TEXTURE_MAX_SIZE, RS_TEXTURE_MAX_BYTES};
+    RsImage image;
+    RsError decode = {{0}};
+    int status = rs_image_decode(bytes, size, &limits, &image, &decode);
+    free(bytes);
+    if (status)
+        return rs_error_set(ctx->err, "%s: texture '%s': %s", t->where, t->file, decode.message);
+    if (rs_file_list_add(ctx->files, t->file, ctx->err)) {
+        rs_image_free(&image);
+        return -1;
+    }
+    if (!image.rgba8) {
+        rs_image_free(&image);
+        return rs_error_set(ctx->err, "%s: texture '%s': textures are 8-bit PNG or JPEG images", t->where, t->file);
+    }
+    const float scale[3] = {t->value.x, t->value.y, t->value.z};
+    size_t clipped = 0;
+    for (size_t i = 0, n = (size_t)image.width * image.height; i < n; ++i)
+        for (int c = 0; c < 3; ++c) {
+            uint8_t* v = &image.rgba8[4 * i + (size_t)c];
+            float linear = (flags & RS_TEXTURE_SRGB) ? rs_srgb_decode(*v / 255.0f) * scale[c] : *v / 255.0f * scale[c];
+            clipped += linear > 1.0f;
+            *v = (flags & RS_TEXTURE_SRGB) ? srgb_encode(linear)
+                                           : (uint8_t)(fminf(fmaxf(linear, 0.0f), 1.0f) * 255.0f + 0.5f);
+        }
+    char name[4400];
+    snprintf(name, sizeof name, "%s*%g,%g,%g", t->file, scale[0], scale[1], scale[2]);
+    int32_t index = rs_texture_add_rgba8(&ctx->scene->textures, name, image.rgba8, image.width, image.height, flags,
+                                         ctx->err);
+    rs_image_free(&image);
+    if (index >= 0)
+        rs_scene_warn(ctx->scene, "%s: the image '%s' times (%g, %g, %g) is baked into a new 8-bit texture%s", t->where,
+                      t->file, scale[0], scale[1], scale[2], clipped ? "; texels beyond 1 are clipped" : "");
+    return index;
+}
+
 int rs_pbrt_texture_param(RsPbrtContext* ctx, RsPbrtParams* params, const char* name, int is_float,
                           uint32_t load_flags, uint32_t* texture, float uv_transform[6], RsVec3* value, int* found)
 {
@@ -255,6 +314,18 @@ int rs_pbrt_texture_param(RsPbrtContext* ctx, RsPbrtParams* params, const char* 
     }
     uint32_t flags = (load_flags & RS_TEXTURE_LOAD_MASK) ? (t->flags & RS_TEXTURE_CLAMP) | RS_TEXTURE_LOAD_MASK
                                                         : t->flags;
+    if (t->value.x != 1.0f || t->value.y != 1.0f || t->value.z != 1.0f) {
+        if (load_flags & RS_TEXTURE_LOAD_MASK)
+            return rs_pbrt_param_fail(params, p, ctx->err, "%s: a scaled image as a cut-out mask is not supported",
+                                      t->where);
+        if (t->index < 0)
+            t->index = bake(ctx, t, flags);
+        if (t->index < 0)
+            return -1;
+        *texture = (uint32_t)t->index;
+        memcpy(uv_transform, t->uv_transform, 6 * sizeof(float));
+        return 0;
+    }
     int32_t index = rs_texture_load(&ctx->scene->textures, t->file, flags, t->where, ctx->err);
     if (index < 0 || rs_file_list_add(ctx->files, t->file, ctx->err))
         return -1;
