@@ -188,7 +188,7 @@ try:
                            'Shape "loopsubdiv" "integer levels" 3 "point3 P" [%s] "integer indices" [%s]\n' % (
                                " ".join("%g %g %g" % v for v in ico_v), " ".join("%d %d %d" % f for f in ico_f)))
     err = render(scene, os.path.join(tmp, "loop.pfm"))
-    if 'loop.pbrt:6: Shape "loopsubdiv": subdivided 3 times' not in err or "1280 primitives" not in err:
+    if 'loop.pbrt:6: Shape "loopsubdiv": 3 levels of subdivision' not in err or "1280 primitives" not in err:
         fail("loopsubdiv: %s" % err)
 
     # approximations are named

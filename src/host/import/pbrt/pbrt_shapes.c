@@ -137,8 +137,8 @@ static int loopsubdiv(RsPbrtContext* ctx, RsPbrtParams* params, uint32_t materia
     if (!status)
         status = rs_loop_subdivide(P, np / 3, indices, ni, (int)levels, &loop, params->where, ctx->err);
     if (!status) {
-        rs_scene_warn(ctx->scene, "%s: subdivided %ld times; its shading normals are averaged from the subdivided "
-                                  "faces (pbrt-v4 takes the limit surface's)", params->where, levels);
+        rs_scene_warn(ctx->scene, "%s: %ld levels of subdivision; its shading normals are averaged from the "
+                                  "subdivided faces (pbrt-v4 takes the limit surface's)", params->where, levels);
         RsPbrtMesh mesh = {loop.P, loop.N, NULL, loop.vertex_count, loop.indices, loop.index_count};
         status = rs_pbrt_add_mesh(ctx, &mesh, material, params->where);
     }
