@@ -196,11 +196,13 @@ try:
     open(scene, "w").write('Camera "perspective"\nPixelFilter "gaussian"\nWorldBegin\n'
                            'LightSource "point" "blackbody I" 3000 "point3 from" [0 0 -3]\n'
                            'Material "coateddiffuse" "rgb reflectance" [0.5 0.2 0.2] "float roughness" 0.1\n'
-                           'Translate 0 0 4\nShape "sphere" "float radius" 1 "float zmax" 1 "float foo" 2\n')
+                           'Translate 0 0 4\nShape "sphere" "float radius" 1 "float zmax" 1 "float foo" 2\n'
+                           'Option "bool disablepixeljitter" true\n')
     err = render(scene, os.path.join(tmp, "approx.pfm"))
     for expected in ('approx.pbrt:5: Material "coateddiffuse": rendered as raystream\'s plastic',
                      'approx.pbrt:2: PixelFilter "gaussian": ignored',
-                     'approx.pbrt:7: Shape "sphere": parameter "float foo" is not supported; ignored'):
+                     'approx.pbrt:7: Shape "sphere": parameter "float foo" is not supported; ignored',
+                     'approx.pbrt:8: Option "bool disablepixeljitter": ignored'):
         if expected not in err:
             fail("missing warning: %s\nstderr: %s" % (expected, err))
 finally:

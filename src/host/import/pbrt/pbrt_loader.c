@@ -264,11 +264,10 @@ static int typed_directive(RsPbrtContext* ctx, const char* name, const char* fil
     params.files = ctx->files;
     int status = rs_pbrt_params_read(&ctx->lexer, &params, ctx->err);
     int world = strcmp(name, "Camera") && strcmp(name, "Film") && strcmp(name, "Sampler") &&
-                strcmp(name, "Integrator") && strcmp(name, "PixelFilter") && strcmp(name, "Accelerator") &&
-                strcmp(name, "Option");
+                strcmp(name, "Integrator") && strcmp(name, "PixelFilter") && strcmp(name, "Accelerator");
     if (!status && world && strcmp(name, "MakeNamedMedium") != 0 && !ctx->in_world)
         status = rs_pbrt_fail(&params, ctx->err, "only allowed after WorldBegin");
-    if (!status && !world && ctx->in_world && strcmp(name, "Option") != 0)
+    if (!status && !world && ctx->in_world)
         status = rs_pbrt_fail(&params, ctx->err, "only allowed before WorldBegin");
     if (status) {
     } else if (strcmp(name, "Shape") == 0) {
@@ -303,10 +302,6 @@ static int typed_directive(RsPbrtContext* ctx, const char* name, const char* fil
             params.items[i].used = 1;
     } else if (strcmp(name, "MakeNamedMedium") == 0) {
         rs_scene_warn(ctx->scene, "%s: participating media are not supported; the medium is ignored", params.where);
-        for (size_t i = 0; i < params.count; ++i)
-            params.items[i].used = 1;
-    } else if (strcmp(name, "Option") == 0) {
-        rs_scene_warn(ctx->scene, "%s:%d: Option: ignored", file, line);
         for (size_t i = 0; i < params.count; ++i)
             params.items[i].used = 1;
     } else { /* Attribute */
@@ -388,6 +383,24 @@ static int directive(RsPbrtContext* ctx, const RsPbrtToken* t)
                                 outside);
         return 0;
     }
+    if (strcmp(name, "Option") == 0) { /* Option "bool name" value: renderer settings, none of which raystream reads */
+        char option[256];
+        RsPbrtToken v;
+        if (read_string_arg(ctx, where, option, sizeof option) || rs_pbrt_lexer_next(&ctx->lexer, &v, ctx->err))
+            return -1;
+        for (int n = 0; v.kind == RS_PBRT_OPEN || (n > 0 && v.kind != RS_PBRT_CLOSE); ++n) {
+            if (v.kind == RS_PBRT_END)
+                return rs_error_set(ctx->err, "%s \"%s\": the value list has no closing ']'", where, option);
+            if (rs_pbrt_lexer_next(&ctx->lexer, &v, ctx->err))
+                return -1;
+            if (n == 0 && v.kind == RS_PBRT_CLOSE)
+                break;
+        }
+        if (v.kind == RS_PBRT_END)
+            return rs_error_set(ctx->err, "%s \"%s\": no value", where, option);
+        rs_scene_warn(ctx->scene, "%s \"%s\": ignored", where, option);
+        return 0;
+    }
     if (strcmp(name, "ColorSpace") == 0) {
         char space[64];
         if (read_string_arg(ctx, where, space, sizeof space))
@@ -398,7 +411,7 @@ static int directive(RsPbrtContext* ctx, const RsPbrtToken* t)
     }
     static const char* const typed[] = {"Shape", "Material", "MakeNamedMaterial", "Texture", "LightSource",
                                         "AreaLightSource", "Camera", "Film", "Sampler", "Integrator", "PixelFilter",
-                                        "Accelerator", "MakeNamedMedium", "Option", "Attribute", NULL};
+                                        "Accelerator", "MakeNamedMedium", "Attribute", NULL};
     for (int i = 0; typed[i]; ++i)
         if (strcmp(name, typed[i]) == 0)
             return typed_directive(ctx, name, t->file, t->line);
