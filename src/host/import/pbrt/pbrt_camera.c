@@ -52,16 +52,8 @@ int rs_pbrt_camera(RsPbrtContext* ctx, const char* type, RsPbrtParams* params)
     RsPbrtMatrix world_from_camera;
     if (rs_pbrt_invert(&ctx->camera_from_world, &world_from_camera))
         return rs_pbrt_fail(params, ctx->err, "the camera transform is singular");
-    for (size_t i = 0; i < ctx->coord_names.count; ++i)
-        if (strcmp(ctx->coord_names.data[i], "camera") == 0) {
-            ctx->coord_matrices.data[i] = world_from_camera;
-            return 0;
-        }
-    char* name = strdup("camera");
-    if (!name || rs_array_push(&ctx->coord_names, name, ctx->err) ||
-        rs_array_push(&ctx->coord_matrices, world_from_camera, ctx->err))
-        return rs_pbrt_fail(params, ctx->err, "out of memory");
-    return 0;
+    return rs_pbrt_define_coords(ctx, "camera", &world_from_camera) ? rs_pbrt_fail(params, ctx->err, "out of memory")
+                                                                      : 0;
 }
 
 int rs_pbrt_film(RsPbrtContext* ctx, const char* type, RsPbrtParams* params)

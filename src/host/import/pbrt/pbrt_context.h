@@ -135,6 +135,9 @@ int rs_pbrt_texture_param(RsPbrtContext* ctx, RsPbrtParams* params, const char* 
 int rs_pbrt_light(RsPbrtContext* ctx, const char* type, RsPbrtParams* params);
 int rs_pbrt_area_light(RsPbrtContext* ctx, const char* type, RsPbrtParams* params);
 
+/* pbrt_loader.c: defines (or redefines) the named coordinate system `name` as m; -1 out of memory */
+int rs_pbrt_define_coords(RsPbrtContext* ctx, const char* name, const RsPbrtMatrix* m);
+
 /* "FILE:LINE" helpers */
 int rs_pbrt_fail(const RsPbrtParams* params, RsError* err, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
 

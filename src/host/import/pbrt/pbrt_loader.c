@@ -26,6 +26,22 @@ int rs_pbrt_fail(const RsPbrtParams* params, RsError* err, const char* fmt, ...)
     return rs_error_set(err, "%s: %s", params->where, message);
 }
 
+int rs_pbrt_define_coords(RsPbrtContext* ctx, const char* name, const RsPbrtMatrix* m)
+{
+    for (size_t i = 0; i < ctx->coord_names.count; ++i)
+        if (strcmp(ctx->coord_names.data[i], name) == 0) {
+            ctx->coord_matrices.data[i] = *m;
+            return 0;
+        }
+    char* copy = strdup(name);
+    /* the matrix first: coord_matrices may run one ahead of coord_names, never behind */
+    if (!copy || rs_array_push(&ctx->coord_matrices, *m, ctx->err) || rs_array_push(&ctx->coord_names, copy, ctx->err)) {
+        free(copy);
+        return -1;
+    }
+    return 0;
+}
+
 /* The next token as a string argument of `directive`, copied into out[]. */
 static int read_string_arg(RsPbrtContext* ctx, const char* where, char* out, size_t size)
 {
@@ -120,23 +136,15 @@ static int transform_directive(RsPbrtContext* ctx, const char* name, const char*
         char cs[256];
         if (read_string_arg(ctx, where, cs, sizeof cs))
             return -1;
+        if (name[5] == 'i') /* CoordinateSystem: (re)define */
+            return rs_pbrt_define_coords(ctx, cs, &ctx->gs.ctm) ? rs_error_set(ctx->err, "%s: out of memory", where) : 0;
         for (size_t i = 0; i < ctx->coord_names.count; ++i)
             if (strcmp(ctx->coord_names.data[i], cs) == 0) {
-                if (name[5] == 'i') /* CoordinateSystem: redefine */
-                    ctx->coord_matrices.data[i] = ctx->gs.ctm;
-                else if (!ctx->transforms_frozen)
+                if (!ctx->transforms_frozen)
                     ctx->gs.ctm = ctx->coord_matrices.data[i];
                 return 0;
             }
-        if (name[5] != 'i')
-            return rs_error_set(ctx->err, "%s: no coordinate system named \"%s\"", where, cs);
-        char* copy = strdup(cs);
-        if (!copy || rs_array_push(&ctx->coord_names, copy, ctx->err) ||
-            rs_array_push(&ctx->coord_matrices, ctx->gs.ctm, ctx->err)) {
-            free(copy);
-            return rs_error_set(ctx->err, "%s: out of memory", where);
-        }
-        return 0;
+        return rs_error_set(ctx->err, "%s: no coordinate system named \"%s\"", where, cs);
     }
     if (strcmp(name, "TransformTimes") == 0) {
         if (read_numbers(ctx, where, v, 2))
@@ -332,10 +340,8 @@ static int directive(RsPbrtContext* ctx, const RsPbrtToken* t)
         if (rs_pbrt_place_camera(ctx, where))
             return -1;
         ctx->gs.ctm = rs_pbrt_identity();
-        for (size_t i = 0; i < ctx->coord_names.count; ++i)
-            if (strcmp(ctx->coord_names.data[i], "world") == 0)
-                ctx->coord_matrices.data[i] = ctx->gs.ctm;
-        return 0;
+        /* the named coordinate system "world", as pbrt-v4 defines it here */
+        return rs_pbrt_define_coords(ctx, "world", &ctx->gs.ctm) ? rs_error_set(ctx->err, "%s: out of memory", where) : 0;
     }
     if (strcmp(name, "WorldEnd") == 0) /* pbrt-v3's; v4 ends the world at the end of the file */
         return 0;
