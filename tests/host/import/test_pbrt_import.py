@@ -127,6 +127,21 @@ try:
                              'spectrum file it can read' not in r.stderr:
         fail("a missing spectrum file: exit %d, %s" % (r.returncode, r.stderr.strip()))
 
+    # limits: includes nest at most 32 deep; numbers lie within +-1e18
+    chain = os.path.join(tmp, "chain")
+    os.makedirs(chain, exist_ok=True)
+    for i in range(40):
+        open(os.path.join(chain, "c%d.pbrt" % i), "w").write('Include "c%d.pbrt"\n' % (i + 1) if i < 39 else
+                                                             'Shape "sphere"\n')
+    open(os.path.join(chain, "top.pbrt"), "w").write('Camera "perspective"\nWorldBegin\nInclude "c0.pbrt"\n')
+    open(os.path.join(tmp, "big.pbrt"), "w").write('Camera "perspective"\nWorldBegin\nTranslate 1e19 0 0\n')
+    for scene, expected in ((os.path.join(chain, "top.pbrt"), "includes nest deeper than 32 files"),
+                            (os.path.join(tmp, "big.pbrt"), "big.pbrt:3: the number 1e19 is not between -1e+18 and 1e+18")):
+        r = subprocess.run([raystream, "render", scene, "-o", os.path.join(tmp, "x.pfm")], capture_output=True,
+                           text=True, timeout=60)
+        if r.returncode != 1 or expected not in r.stderr:
+            fail("%s: expected '%s', got exit %d: %s" % (scene, expected, r.returncode, r.stderr.strip()))
+
     # handedness: with pbrt's LookAt down -z (y up), pbrt-v4 shows +x on the image's LEFT
     def light_side(flip):
         scene = os.path.join(tmp, "side%d.pbrt" % flip)

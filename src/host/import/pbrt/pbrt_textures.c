@@ -1,7 +1,8 @@
 /* pbrt_textures.c - pbrt-v4's Texture directive and texture-valued material parameters.
  * Host C11.
  *
- * "imagemap" (PNG or JPEG through texture.c; "encoding" sRGB or linear; "wrap" repeat or
+ * "imagemap" (PNG or JPEG through texture.c; "encoding" sRGB or linear, as pbrt-v4 applies it:
+ * to PNG files only, float textures included, JPEG files being sRGB; "wrap" repeat or
  * clamp), "checkerboard" (2D, constant tex1 and tex2, through rs_scene_add_checkerboard),
  * "constant", and "scale" of one of those by a constant: exact for constants and checkerboards;
  * an image scaled by anything but 1 (or with its own "scale") is baked, since raystream's
@@ -21,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "host/import/pbrt/pbrt_context.h"
 #include "host/import/pbrt/pbrt_spectra.h"
@@ -111,12 +113,14 @@ static int define(RsPbrtContext* ctx, const char* value_type, const char* class_
         if (invert)
             refuse(&t, "\"invert\" is not supported");
         t.kind = RS_PBRT_TEX_IMAGE;
-        t.flags = is_float ? 0u : RS_TEXTURE_SRGB;
-        if (encoding && strcmp(encoding, "linear") == 0)
+        /* as pbrt-v4 reads 8-bit images, float textures too: a PNG by its "encoding" (sRGB unless
+         * it says linear), a JPEG always as sRGB */
+        size_t length = strlen(file);
+        int png = length >= 4 && strcasecmp(file + length - 4, ".png") == 0;
+        t.flags = RS_TEXTURE_SRGB;
+        if (encoding && strcmp(encoding, "linear") == 0 && png)
             t.flags = 0u;
-        else if (encoding && strcmp(encoding, "sRGB") == 0)
-            t.flags = RS_TEXTURE_SRGB;
-        else if (encoding)
+        else if (encoding && strcmp(encoding, "linear") != 0 && strcmp(encoding, "sRGB") != 0)
             refuse(&t, "encoding \"%s\" is not supported (sRGB or linear)", encoding);
         if (strcmp(wrap, "clamp") == 0)
             t.flags |= RS_TEXTURE_CLAMP;
