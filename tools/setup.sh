@@ -34,9 +34,10 @@ while [ $# -gt 0 ]; do
 done
 
 # building and rendering: the build tools (python3 for Meson and the man page generator), the
-# libraries (cJSON, assimp, stb, libpng, libjpeg-turbo, OpenEXR) and SDL2 for the viewer
+# libraries (cJSON, assimp, stb, libpng, libjpeg-turbo, OpenEXR, zlib for pbrt's .ply.gz and
+# Mitsuba's .serialized meshes, expat for Mitsuba's XML) and SDL2 for the viewer
 packages="build-essential meson ninja-build pkg-config python3 libcjson-dev libassimp-dev libstb-dev libpng-dev
-libjpeg-dev libopenexr-dev libsdl2-dev"
+libjpeg-dev libopenexr-dev zlib1g-dev libexpat1-dev libsdl2-dev"
 # the tests: g++ for the C++ header test, exrheader (openexr) to check the .exr files raystream
 # writes, OpenMPI for `mpirun raystream render`, Xvfb for the viewer test, matplotlib for reading
 # images and the benchmark plots, jsonschema to check scenes against the schema, clang +

@@ -20,6 +20,7 @@
 #include <strings.h>
 
 #include "host/import/json/scene_json.h"
+#include "host/import/pbrt/pbrt_loader.h"
 #include "host/io/safe_file.h"
 
 #define RS_SNIFF_BYTES 65536
@@ -220,12 +221,18 @@ static int load_raystream_json(const char* path, const RsSceneLoadOptions* optio
     return rs_scene_json_load(path, options->accel, scene, files_read, err);
 }
 
+static int load_pbrt(const char* path, const RsSceneLoadOptions* options, RsScene* scene, RsFileList* files_read,
+                     RsError* err)
+{
+    return rs_pbrt_load(path, options->accel, scene, files_read, err);
+}
+
 /* Every format raystream knows. An importer of issue 25 fills in its row's loader (and may
  * move the row's sniffer into its folder); a new format adds a row. */
 static const RsSceneFormat formats[] = {
     {"raystream JSON scene", {".json"}, sniff_raystream_json, load_raystream_json},
     {"Mitsuba 3 XML scene", {".xml"}, sniff_mitsuba_xml, NULL},
-    {"pbrt-v4 scene", {".pbrt"}, sniff_pbrt, NULL},
+    {"pbrt-v4 scene", {".pbrt"}, sniff_pbrt, load_pbrt},
     {"glTF 2.0 scene", {".gltf"}, sniff_gltf_json, NULL},
     {"binary glTF 2.0 scene", {".glb"}, sniff_glb, NULL},
 };

@@ -1,0 +1,148 @@
+/* pbrt_lights.c - pbrt-v4's LightSource and AreaLightSource. Host C11.
+ *
+ * Intensities follow pbrt-v4's normalisation (pbrt_spectra.h): an "rgb" value is used as it is,
+ * a spectrum or blackbody is scaled to luminance 1, then "scale" multiplies; "power" sets a
+ * point light's intensity to power / 4pi and a spot light's to power over its cone's solid
+ * angle (pbrt-v4's formulas), and a distant light's "illuminance" multiplies its radiance. A
+ * constant infinite light is a constant environment; an image infinite light (pbrt-v4 stores
+ * those as equal-area octahedral maps, which raystream's equirectangular environment cannot
+ * show without resampling) is refused, as are goniometric and projection lights.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "host/import/pbrt/pbrt_context.h"
+#include "host/import/pbrt/pbrt_spectra.h"
+
+static int emitted(RsPbrtContext* ctx, RsPbrtParams* params, const char* name, RsVec3* out)
+{
+    double scale = 1.0;
+    int found = 0;
+    *out = rs_vec3_splat(1.0f); /* pbrt-v4's default: the colour space's illuminant, luminance 1 */
+    if (rs_pbrt_get_colour(params, name, RS_PBRT_ILLUMINANT, out, &found, ctx->err) ||
+        rs_pbrt_get_float(params, "scale", &scale, ctx->err))
+        return -1;
+    if (!(scale >= 0.0))
+        return rs_pbrt_fail(params, ctx->err, "\"scale\" must be >= 0 (got %g)", scale);
+    *out = rs_scale(*out, (float)scale);
+    return 0;
+}
+
+static RsVec3 placed_point(const RsPbrtContext* ctx, const double p[3])
+{
+    RsPbrtMatrix a = rs_pbrt_placement(ctx);
+    double w[3];
+    rs_pbrt_point(&a, p, w);
+    return rs_vec3((float)w[0], (float)w[1], (float)w[2]);
+}
+
+static RsVec3 placed_vector(const RsPbrtContext* ctx, const double v[3])
+{
+    RsPbrtMatrix a = rs_pbrt_placement(ctx);
+    double w[3];
+    rs_pbrt_vector(&a, v, w);
+    return rs_vec3((float)w[0], (float)w[1], (float)w[2]);
+}
+
+int rs_pbrt_light(RsPbrtContext* ctx, const char* type, RsPbrtParams* params)
+{
+    double from[3] = {0.0, 0.0, 0.0}, to[3] = {0.0, 0.0, 1.0}, power = -1.0;
+    RsVec3 colour;
+    ++ctx->light_count;
+    if (ctx->open_object >= 0)
+        return rs_pbrt_fail(params, ctx->err, "a light inside ObjectBegin is not supported");
+    if (strcmp(type, "point") == 0 || strcmp(type, "spot") == 0) {
+        double cone = 30.0, delta = 5.0;
+        if (emitted(ctx, params, "I", &colour) || rs_pbrt_get_point3(params, "from", from, ctx->err) ||
+            rs_pbrt_get_float(params, "power", &power, ctx->err))
+            return -1;
+        if (type[0] == 'p') {
+            if (power > 0.0)
+                colour = rs_scale(colour, (float)(power / (4.0 * 3.14159265358979323846)));
+            return rs_scene_add_point_light(ctx->scene, placed_point(ctx, from), colour, ctx->err);
+        }
+        if (rs_pbrt_get_point3(params, "to", to, ctx->err) || rs_pbrt_get_float(params, "coneangle", &cone, ctx->err) ||
+            rs_pbrt_get_float(params, "conedeltaangle", &delta, ctx->err))
+            return -1;
+        if (!(cone > 0.0 && cone <= 90.0) || !(delta >= 0.0 && delta <= cone))
+            return rs_pbrt_fail(params, ctx->err, "needs 0 < coneangle <= 90 and 0 <= conedeltaangle <= coneangle "
+                                                  "(got %g and %g)", cone, delta);
+        if (power > 0.0) {
+            double end = cos(cone * 3.14159265358979323846 / 180.0);
+            double start = cos((cone - delta) * 3.14159265358979323846 / 180.0);
+            double k = 2.0 * 3.14159265358979323846 * ((1.0 - start) + (start - end) / 2.0);
+            colour = rs_scale(colour, (float)(power / k));
+        }
+        double axis[3] = {to[0] - from[0], to[1] - from[1], to[2] - from[2]};
+        RsVec3 dir = placed_vector(ctx, axis);
+        if (!(rs_length(dir) > 0.0f))
+            return rs_pbrt_fail(params, ctx->err, "\"from\" and \"to\" coincide");
+        return rs_scene_add_spot_light(ctx->scene, placed_point(ctx, from), dir, colour, (float)cone, (float)delta,
+                                       ctx->err);
+    }
+    if (strcmp(type, "distant") == 0) {
+        double illuminance = -1.0;
+        if (emitted(ctx, params, "L", &colour) || rs_pbrt_get_point3(params, "from", from, ctx->err) ||
+            rs_pbrt_get_point3(params, "to", to, ctx->err) ||
+            rs_pbrt_get_float(params, "illuminance", &illuminance, ctx->err))
+            return -1;
+        if (illuminance > 0.0)
+            colour = rs_scale(colour, (float)illuminance);
+        double axis[3] = {to[0] - from[0], to[1] - from[1], to[2] - from[2]};
+        RsVec3 dir = placed_vector(ctx, axis);
+        if (!(rs_length(dir) > 0.0f))
+            return rs_pbrt_fail(params, ctx->err, "\"from\" and \"to\" coincide");
+        RsError err = {{0}};
+        if (rs_scene_add_directional_light(ctx->scene, dir, colour, &err))
+            return rs_pbrt_fail(params, ctx->err, "%s", err.message);
+        return 0;
+    }
+    if (strcmp(type, "infinite") == 0) {
+        const char* file = NULL;
+        double illuminance = -1.0;
+        if (rs_pbrt_get_string(params, "filename", &file, ctx->err))
+            return -1;
+        if (file)
+            return rs_pbrt_fail(params, ctx->err,
+                                "an image infinite light (\"%s\") is not supported: pbrt-v4 maps it with an "
+                                "equal-area octahedral projection, raystream's environment maps are "
+                                "equirectangular",
+                                file);
+        rs_pbrt_param(params, "portal");
+        if (emitted(ctx, params, "L", &colour) || rs_pbrt_get_float(params, "illuminance", &illuminance, ctx->err))
+            return -1;
+        if (illuminance > 0.0) /* a constant L gives an upward patch the illuminance pi L */
+            colour = rs_scale(colour, (float)(illuminance / 3.14159265358979323846));
+        RsEnvironment* env = &ctx->scene->env;
+        if (rs_float_as_uint(env->zenith.w) == RS_ENV_CONSTANT &&
+            (env->zenith.x > 0.0f || env->zenith.y > 0.0f || env->zenith.z > 0.0f)) {
+            rs_scene_warn(ctx->scene, "%s: a second infinite light is added to the first", params->where);
+            colour = rs_add(colour, rs_xyz(env->zenith));
+        }
+        env->zenith = rs_pack(colour, rs_uint_as_float(RS_ENV_CONSTANT));
+        return 0;
+    }
+    return rs_pbrt_fail(params, ctx->err, "not supported (raystream reads point, spot, distant and constant "
+                                          "infinite lights)");
+}
+
+int rs_pbrt_area_light(RsPbrtContext* ctx, const char* type, RsPbrtParams* params)
+{
+    if (strcmp(type, "diffuse") != 0)
+        return rs_pbrt_fail(params, ctx->err, "not supported (only \"diffuse\" area lights)");
+    const char* file = NULL;
+    double power = -1.0;
+    if (rs_pbrt_get_string(params, "filename", &file, ctx->err) || rs_pbrt_get_float(params, "power", &power, ctx->err))
+        return -1;
+    if (file)
+        return rs_pbrt_fail(params, ctx->err, "an image-textured area light is not supported");
+    if (power > 0.0)
+        return rs_pbrt_fail(params, ctx->err, "\"power\" is not supported (give \"L\" and \"scale\")");
+    RsPbrtAreaLight light = {rs_vec3_splat(1.0f), 0};
+    if (emitted(ctx, params, "L", &light.radiance) || rs_pbrt_get_bool(params, "twosided", &light.two_sided, ctx->err))
+        return -1;
+    if (rs_array_push(&ctx->area_lights, light, ctx->err))
+        return -1;
+    ctx->gs.area_light = (int32_t)(ctx->area_lights.count - 1);
+    return 0;
+}
