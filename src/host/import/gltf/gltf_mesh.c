@@ -60,6 +60,10 @@ static int read_primitive(RsGltf* g, const cJSON* prim, const char* path, Primit
         rs_gltf_get_index(g, attributes, attr, "TEXCOORD_0", 0, -1, -1, &uv) ||
         rs_gltf_get_index(g, prim, path, "indices", 0, -1, -1, &indices))
         return -1;
+    for (const cJSON* a = attributes->child; a; a = a->next)
+        if (strncmp(a->string, "COLOR_", 6) == 0)
+            rs_gltf_warn(g, attr, "%s ignored: raystream has no vertex colours (the material's colour is used)",
+                         a->string);
     uint32_t n = 0;
     rs_gltf_join_key(where, attr, "POSITION");
     if (rs_gltf_read_floats(g, position, where, 3, &p->positions, &p->vertex_count))
