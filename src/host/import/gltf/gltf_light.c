@@ -89,7 +89,11 @@ static int read_light(RsGltf* g, const cJSON* light, const char* path, const RsG
     if (status) {
         /* the scene's message (e.g. a kind of light this build cannot render yet) with the light's place */
         char message[sizeof g->err->message];
-        snprintf(message, sizeof message, "%s", g->err->message);
+        const char* text = g->err->message;
+        size_t n = strlen(g->path);
+        if (strncmp(text, g->path, n) == 0 && strncmp(text + n, ": ", 2) == 0)
+            text += n + 2; /* the scene's own "FILE: " */
+        snprintf(message, sizeof message, "%s", text);
         rs_error_clear(g->err);
         return rs_gltf_fail(g, path, "%s", message);
     }
