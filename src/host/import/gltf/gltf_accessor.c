@@ -247,10 +247,11 @@ int rs_gltf_read_floats(RsGltf* g, int64_t index, const char* referrer, int comp
     }
     for (size_t i = 0; i < total; ++i) {
         if (!(fabs(values[i]) <= 1e18)) {
+            double bad = values[i];
             free(values);
             free(f);
             return rs_gltf_fail(g, referrer, "accessors[%lld] element %zu holds %g: not a finite number within +-1e18",
-                                (long long)index, i / (size_t)n, values[i]);
+                                (long long)index, i / (size_t)n, bad);
         }
         f[i] = (float)values[i];
     }

@@ -43,6 +43,10 @@ static void default_size(RsScene* scene, double aspect)
 static int frame_from_matrix(RsGltf* g, const double* m, const char* where)
 {
     double eye[3] = {m[12], m[13], m[14]};
+    for (int k = 0; k < 3; ++k)
+        if (!(fabs(eye[k]) <= RS_SCENE_MAX_MAGNITUDE))
+            return rs_gltf_fail(g, where, "places the camera at [%g, %g, %g]: not a finite number within +-%g", eye[0],
+                                eye[1], eye[2], RS_SCENE_MAX_MAGNITUDE);
     double fwd[3] = {-m[8], -m[9], -m[10]}, up[3] = {m[4], m[5], m[6]};
     double fl = sqrt(fwd[0] * fwd[0] + fwd[1] * fwd[1] + fwd[2] * fwd[2]);
     double ul = sqrt(up[0] * up[0] + up[1] * up[1] + up[2] * up[2]);

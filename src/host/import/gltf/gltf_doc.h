@@ -56,6 +56,14 @@ typedef struct RsGltf {
     RsGltfBuffer* buffers;
     int buffer_count;
 
+    /* the top-level arrays as tables (cJSON's arrays are linked lists): see rs_gltf_item */
+    struct {
+        const char* key;
+        const cJSON** items;
+        int count;
+    } tables[12];
+    int table_count;
+
     RsScene* scene;
     RsFileList* files;
     RsError* err;
@@ -89,6 +97,8 @@ void rs_gltf_join_index(char* out, const char* base, int i);
 const cJSON* rs_gltf_member(const cJSON* node, const char* key);
 /* The array at root[key] (may be absent: *count = 0) -- not an array is an error. */
 int rs_gltf_array(RsGltf* g, const cJSON* node, const char* path, const char* key, const cJSON** out, int* count);
+/* Frees the tables rs_gltf_item makes. */
+void rs_gltf_free_tables(RsGltf* g);
 /* Element i of the top-level array `key` (e.g. "accessors"): an object, or an error naming
  * the referring path. */
 int rs_gltf_item(RsGltf* g, const char* key, int64_t index, const char* referrer, const cJSON** out);

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "host/scene/settings.h"
@@ -72,13 +73,54 @@ int rs_gltf_array(RsGltf* g, const cJSON* node, const char* path, const char* ke
     return 0;
 }
 
+/* The table of top-level array `key`, made on first use, so that finding element i costs O(1)
+ * rather than a walk down cJSON's list (a file with n nodes would cost n^2). NULL: out of memory. */
+static int table_of(RsGltf* g, const char* key, const cJSON*** items, int* count)
+{
+    for (int t = 0; t < g->table_count; ++t)
+        if (strcmp(g->tables[t].key, key) == 0) {
+            *items = g->tables[t].items;
+            *count = g->tables[t].count;
+            return 0;
+        }
+    const cJSON* a = rs_gltf_member(g->root, key);
+    int n = cJSON_IsArray(a) ? cJSON_GetArraySize(a) : 0;
+    const cJSON** list = malloc(((size_t)n + 1) * sizeof *list);
+    if (!list)
+        return -1;
+    int i = 0;
+    for (const cJSON* e = n ? a->child : NULL; e && i < n; e = e->next)
+        list[i++] = e;
+    if (g->table_count < (int)(sizeof g->tables / sizeof g->tables[0])) {
+        g->tables[g->table_count].key = key;
+        g->tables[g->table_count].items = list;
+        g->tables[g->table_count].count = n;
+        ++g->table_count;
+    } else {
+        free(list); /* more kinds than tables: walk the list (never happens with the parts' keys) */
+        list = NULL;
+    }
+    *items = list;
+    *count = n;
+    return 0;
+}
+
+void rs_gltf_free_tables(RsGltf* g)
+{
+    for (int t = 0; t < g->table_count; ++t)
+        free((void*)g->tables[t].items);
+    g->table_count = 0;
+}
+
 int rs_gltf_item(RsGltf* g, const char* key, int64_t index, const char* referrer, const cJSON** out)
 {
-    const cJSON* a = rs_gltf_member(g->root, key);
-    int count = cJSON_IsArray(a) ? cJSON_GetArraySize(a) : 0;
+    const cJSON** items = NULL;
+    int count = 0;
+    if (table_of(g, key, &items, &count))
+        return rs_gltf_fail(g, referrer, "out of memory");
     if (index < 0 || index >= count)
         return rs_gltf_fail(g, referrer, "names %s[%lld], but the file has %d", key, (long long)index, count);
-    const cJSON* item = cJSON_GetArrayItem(a, (int)index);
+    const cJSON* item = items ? items[index] : cJSON_GetArrayItem(rs_gltf_member(g->root, key), (int)index);
     if (!cJSON_IsObject(item)) {
         char where[RS_GLTF_PATH_MAX];
         rs_gltf_join_index(where, key, (int)index);

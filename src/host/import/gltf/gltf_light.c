@@ -48,6 +48,15 @@ static int read_light(RsGltf* g, const cJSON* light, const char* path, const RsG
     RsVec3 value = rs_vec3((float)(intensity * colour[0]), (float)(intensity * colour[1]),
                            (float)(intensity * colour[2]));
     const double* m = pl->world;
+    if (!(fabs(m[12]) <= RS_SCENE_MAX_MAGNITUDE && fabs(m[13]) <= RS_SCENE_MAX_MAGNITUDE &&
+          fabs(m[14]) <= RS_SCENE_MAX_MAGNITUDE)) {
+        snprintf(where, sizeof where, "nodes[%d]", pl->node);
+        return rs_gltf_fail(g, where, "places %s at [%g, %g, %g]: not a finite number within +-%g", path, m[12], m[13],
+                            m[14], RS_SCENE_MAX_MAGNITUDE);
+    }
+    for (int k = 0; k < 3; ++k)
+        if (!(colour[k] * intensity <= RS_SCENE_MAX_MAGNITUDE))
+            return rs_gltf_fail(g, path, "intensity x color is beyond %g", RS_SCENE_MAX_MAGNITUDE);
     RsVec3 position = rs_vec3((float)m[12], (float)m[13], (float)m[14]);
     double axis[3] = {-m[8], -m[9], -m[10]};
     double length = sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);

@@ -80,6 +80,7 @@ static void free_doc(RsGltf* g)
     for (int i = 0; i < g->buffer_count; ++i)
         free(g->buffers[i].owned);
     free(g->buffers);
+    rs_gltf_free_tables(g);
     cJSON_Delete(g->root);
     free(g->file);
     free(g->dir);

@@ -199,11 +199,19 @@ static int add_mesh(RsGltf* g, int64_t index, const RsTransform* xf, int world, 
     return 0;
 }
 
-/* The eight corners of an object's box, placed by xf, into the scene's bounds. */
-static void grow_bounds_placed(RsGltf* g, RsVec3 lo, RsVec3 hi, const RsTransform* xf)
+/* The eight corners of an object's box, placed by xf, into the scene's bounds; an error if the
+ * placed object reaches beyond +-RS_SCENE_MAX_MAGNITUDE (its vertices lie inside those corners). */
+static int grow_bounds_placed(RsGltf* g, RsVec3 lo, RsVec3 hi, const RsTransform* xf, const char* where)
 {
-    for (int c = 0; c < 8; ++c)
-        grow_bounds(g, rs_transform_point(xf, rs_vec3(c & 1 ? hi.x : lo.x, c & 2 ? hi.y : lo.y, c & 4 ? hi.z : lo.z)));
+    for (int c = 0; c < 8; ++c) {
+        RsVec3 p = rs_transform_point(xf, rs_vec3(c & 1 ? hi.x : lo.x, c & 2 ? hi.y : lo.y, c & 4 ? hi.z : lo.z));
+        float big = fmaxf(fabsf(p.x), fmaxf(fabsf(p.y), fabsf(p.z)));
+        if (!(big <= (float)RS_SCENE_MAX_MAGNITUDE))
+            return rs_gltf_fail(g, where, "places the mesh at [%g, %g, %g]: not a finite number within +-%g", p.x, p.y,
+                                p.z, RS_SCENE_MAX_MAGNITUDE);
+        grow_bounds(g, p);
+    }
+    return 0;
 }
 
 int rs_gltf_place_meshes(RsGltf* g)
@@ -279,9 +287,8 @@ int rs_gltf_place_meshes(RsGltf* g)
         }
         if (g->scene->objects.data[object].prim_count == 0)
             continue; /* only points or lines: warned about already */
-        status = rs_scene_add_instance(g->scene, (uint32_t)object, &xf, g->err);
-        if (!status)
-            grow_bounds_placed(g, lo[pl->index], hi[pl->index], &xf);
+        status = grow_bounds_placed(g, lo[pl->index], hi[pl->index], &xf, where) ||
+                 rs_scene_add_instance(g->scene, (uint32_t)object, &xf, g->err);
     }
     free(lo);
     free(hi);
