@@ -45,6 +45,13 @@ typedef struct RsGltfPlacement {
     double world[16]; /* column-major 4x4, as glTF writes matrices */
 } RsGltfPlacement;
 
+/* An embedded image already decoded into a texture with these flags. */
+typedef struct RsGltfImageUse {
+    int32_t image;
+    uint32_t flags;
+    int32_t texture;
+} RsGltfImageUse;
+
 typedef struct RsGltf {
     const char* path; /* the file, as given */
     char* dir;        /* its folder with a trailing '/', or "" */
@@ -73,6 +80,7 @@ typedef struct RsGltf {
     int32_t* materials;    /* per glTF material: the scene's material, or -1 until made */
     int32_t default_material;
     int32_t* textures;     /* per (glTF texture, 2 flag sets): the scene's texture, or -1 */
+    RS_ARRAY(RsGltfImageUse) images; /* embedded images decoded so far, by (image, flags) */
     int texture_count;
     int emissive;          /* some material placed in the scene emits */
     uint32_t lights;       /* punctual lights placed */

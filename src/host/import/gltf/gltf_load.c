@@ -88,6 +88,7 @@ static void free_doc(RsGltf* g)
     free(g->mesh_objects);
     free(g->materials);
     free(g->textures);
+    rs_array_free(&g->images);
     rs_array_free(&g->mesh_nodes);
     rs_array_free(&g->camera_nodes);
     rs_array_free(&g->light_nodes);

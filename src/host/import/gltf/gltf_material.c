@@ -81,6 +81,10 @@ static int32_t decoded_texture(RsGltf* g, const uint8_t* bytes, size_t size, con
     return t;
 }
 
+static int32_t embedded_texture(RsGltf* g, const char* uri, int64_t view, const char* name, uint32_t flags,
+                                const char* where);
+static int32_t file_texture(RsGltf* g, const char* uri, uint32_t flags, const char* where);
+
 static int32_t image_texture(RsGltf* g, int64_t source, const char* referrer, uint32_t flags)
 {
     const cJSON* image = NULL;
@@ -97,6 +101,21 @@ static int32_t image_texture(RsGltf* g, int64_t source, const char* referrer, ui
     if (!uri && view < 0)
         return rs_gltf_fail(g, path, "has neither uri nor bufferView");
     rs_gltf_join_key(where, path, uri ? "uri" : "bufferView");
+    int embedded = !uri || strncmp(uri, "data:", 5) == 0;
+    for (size_t i = 0; embedded && i < g->images.count; ++i) /* two textures of one image: one copy */
+        if (g->images.data[i].image == (int32_t)source && g->images.data[i].flags == flags)
+            return g->images.data[i].texture;
+    int32_t t = embedded ? embedded_texture(g, uri, view, name, flags, where) : file_texture(g, uri, flags, where);
+    RsGltfImageUse use = {(int32_t)source, flags, t};
+    if (t >= 0 && embedded && rs_array_push(&g->images, use, g->err))
+        return -1;
+    return t;
+}
+
+/* An image in a buffer view or a data: URI, decoded. */
+static int32_t embedded_texture(RsGltf* g, const char* uri, int64_t view, const char* name, uint32_t flags,
+                                const char* where)
+{
     if (!uri) {
         const uint8_t* bytes = NULL;
         size_t size = 0;
@@ -104,15 +123,18 @@ static int32_t image_texture(RsGltf* g, int64_t source, const char* referrer, ui
             return -1;
         return decoded_texture(g, bytes, size, name, flags, where);
     }
-    if (strncmp(uri, "data:", 5) == 0) {
-        uint8_t* bytes = NULL;
-        size_t size = 0;
-        if (rs_gltf_decode_data_uri(g, uri, where, &bytes, &size))
-            return -1;
-        int32_t t = decoded_texture(g, bytes, size, name, flags, where);
-        free(bytes);
-        return t;
-    }
+    uint8_t* bytes = NULL;
+    size_t size = 0;
+    if (rs_gltf_decode_data_uri(g, uri, where, &bytes, &size))
+        return -1;
+    int32_t t = decoded_texture(g, bytes, size, name, flags, where);
+    free(bytes);
+    return t;
+}
+
+/* An image file beside the scene (rs_texture_load loads each file once per flags). */
+static int32_t file_texture(RsGltf* g, const char* uri, uint32_t flags, const char* where)
+{
     char* full = rs_gltf_resolve_uri(g, uri, where);
     if (!full)
         return -1;
