@@ -98,6 +98,15 @@ int rs_gltf_read_camera(RsGltf* g, int32_t choice)
         return rs_gltf_fail(g, NULL, "--camera %d: the scene has %u camera%s (numbered 0 to %u in node order)", choice,
                             count, count == 1 ? "" : "s", count - 1);
     }
+    const cJSON* cameras = rs_gltf_member(g->root, "cameras");
+    int camera_count = cJSON_IsArray(cameras) ? cJSON_GetArraySize(cameras) : 0;
+    for (uint32_t i = 0; i < count; ++i) /* every placement names a camera that exists, chosen or not */
+        if (g->camera_nodes.data[i].index >= camera_count) {
+            char where[RS_GLTF_PATH_MAX];
+            snprintf(where, sizeof where, "nodes[%d].camera", g->camera_nodes.data[i].node);
+            return rs_gltf_fail(g, where, "names cameras[%d], but the file has %d", g->camera_nodes.data[i].index,
+                                camera_count);
+        }
     if (count == 0)
         return frame_bounds(g);
     const RsGltfPlacement* pl = &g->camera_nodes.data[choice < 0 ? 0 : choice];

@@ -80,7 +80,8 @@ static int read_light(RsGltf* g, const cJSON* light, const char* path, const RsG
         if (rs_gltf_get_number(g, spot, where, "innerConeAngle", 0.0, &inner) ||
             rs_gltf_get_number(g, spot, where, "outerConeAngle", GLTF_PI / 4.0, &outer))
             return -1;
-        if (!(outer > 0.0 && outer <= GLTF_PI / 2.0 + 1e-6 && inner >= 0.0 && inner < outer))
+        /* glTF asks inner < outer; equal angles (a hard edge) are read as such */
+        if (!(outer > 0.0 && outer <= GLTF_PI / 2.0 + 1e-6 && inner >= 0.0 && inner <= outer))
             return rs_gltf_fail(g, where, "needs 0 <= innerConeAngle < outerConeAngle <= pi/2 (got %g, %g)", inner,
                                 outer);
         double cone = outer * 180.0 / GLTF_PI, delta = (outer - inner) * 180.0 / GLTF_PI;
