@@ -48,6 +48,12 @@ twin textured.glb textured.json
 "$rs" render "$dir/lights.gltf" $small -o "$tmp/c1.pfm" --camera 1 2>/dev/null
 cmp -s "$tmp/c0.pfm" "$tmp/c1.pfm" && fail "--camera 0 and --camera 1 give the same image"
 
+# --camera is on the settings list: a checkpoint of camera 0 does not resume as camera 1
+"$rs" render "$dir/lights.gltf" $small -o "$tmp/k.pfm" --camera 0 --spp 2 --checkpoint "$tmp/k.ck" 2>/dev/null
+"$rs" render "$dir/lights.gltf" $small -o "$tmp/k.pfm" --camera 1 --resume "$tmp/k.ck" 2>"$tmp/k.err" &&
+    fail "--resume of camera 0's checkpoint with --camera 1 was accepted"
+grep -q "made with camera 0; this render uses 1" "$tmp/k.err" || fail "--resume with another camera: $(cat "$tmp/k.err")"
+
 # bad input
 bad() {
     sh "$here/expect_error.sh" "$rs" "$dir/$1" "$2" ${3:-} > "$tmp/bad.log" 2>&1 && echo "ok: $1 ${3:-} refused" ||
