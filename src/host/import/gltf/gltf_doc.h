@@ -11,6 +11,7 @@
  *   gltf_camera.c     cameras, the --camera choice, and a camera framing the scene
  *   gltf_light.c      KHR_lights_punctual
  *   gltf_load.c       the loader: extensions, the order of the parts, lighting by default
+ *   gltf_json.c       checked readers of JSON values, messages and warnings
  * Every message starts "FILE: " and names the JSON path of what it is about
  * ("meshes[2].primitives[0].attributes.POSITION: ..."); nothing is trusted: every index,
  * offset, count and number is checked before it is used.
@@ -141,9 +142,9 @@ char* rs_gltf_resolve_uri(RsGltf* g, const char* uri, const char* where);
 
 /* ---- gltf_accessor.c ---- */
 
-/* Accessor `index` as `components`-wide floats (normalized integers scaled to [0, 1] or
- * [-1, 1], others converted): *out (malloc'ed) holds *count * components values. `types` is the
- * allowed accessor types' component counts (e.g. 3 for VEC3). */
+/* Accessor `index` as floats, `components` a element (its type must have that many: 3 for
+ * VEC3); normalized integers scaled to [0, 1] or [-1, 1], others converted. *out (malloc'ed)
+ * holds *count * components values. */
 int rs_gltf_read_floats(RsGltf* g, int64_t index, const char* referrer, int components, float** out,
                         uint32_t* count);
 /* Accessor `index` as unsigned indices (UNSIGNED_BYTE/SHORT/INT, SCALAR). */
