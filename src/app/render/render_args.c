@@ -44,7 +44,8 @@ void rs_render_usage(FILE* f)
     fprintf(f,
             "usage: raystream render SCENE [options]\n"
             "\n"
-            "Renders SCENE (a JSON scene file, see scenes/README.md) and writes the image.\n"
+            "Renders SCENE (a JSON scene file, see scenes/README.md, or a glTF 2.0 .gltf/.glb file) and\n"
+            "writes the image.\n"
             "\n"
             "  -o, --output FILE     image to write; .png (tone-mapped sRGB), .exr, .hdr or .pfm\n"
             "                        (linear); may be given several times (default: SCENE's name\n"
