@@ -98,6 +98,7 @@ void rs_common_options_init(RsCommonOptions* o)
     o->backend.kind = RS_BACKEND_AUTO;
     o->backend.deadray = RS_DEADRAY_STENCIL; /* ties or beats flags in every benchmark case */
     o->accel = rs_accel_options_default();
+    o->camera = -1;
 }
 
 int rs_common_option(int argc, char** argv, int* i, RsCommonOptions* o)

@@ -23,6 +23,7 @@ typedef struct RsCommonOptions {
     float noise_threshold;                   /* --noise-threshold */
     int sampler_set, light_sampler_set, noise_threshold_set;
     int quiet;
+    int32_t camera; /* render and view: --camera N (which of a glTF's cameras); -1: the scene's default */
     int devices[RS_MAX_DEVICES]; /* --devices; device_count 0 = all */
     int device_count;
 } RsCommonOptions;

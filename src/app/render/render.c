@@ -289,7 +289,8 @@ static int render_main(RsRenderArgs* args, RsCluster* cl)
     RsImageSettings settings = {0};
     RsRenderer* renderer = NULL;
     int status = RS_EXIT_FAILURE;
-    int loaded = rs_scene_load(a.scene_path, &accel, &scene, &files, &err) == 0;
+    RsSceneLoadOptions load_options = {&accel, opt->camera};
+    int loaded = rs_scene_load_with(a.scene_path, &load_options, &scene, &files, &err) == 0;
     if (!loaded)
         rs_cli_error("%s", err.message);
     int clear = loaded && (cl->rank != 0 || check_destinations(&a, &paths, &files) == 0);

@@ -44,7 +44,8 @@ void rs_render_usage(FILE* f)
     fprintf(f,
             "usage: raystream render SCENE [options]\n"
             "\n"
-            "Renders SCENE (a JSON scene file, see scenes/README.md) and writes the image.\n"
+            "Renders SCENE (a JSON scene file, see scenes/README.md, or a glTF 2.0 .gltf/.glb file) and\n"
+            "writes the image.\n"
             "\n"
             "  -o, --output FILE     image to write; .png (tone-mapped sRGB), .exr, .hdr or .pfm\n"
             "                        (linear); may be given several times (default: SCENE's name\n"
@@ -65,7 +66,9 @@ void rs_render_usage(FILE* f)
             "  --time-limit SECONDS  stop once tracing has taken this long (a number > 0), at the end\n"
             "                        of the sample pass in flight, and write the image as a finished\n"
             "                        render (and the checkpoint, which --resume continues)\n"
-            "  --spp N               samples per pixel (default: the scene's render.spp)\n");
+            "  --spp N               samples per pixel (default: the scene's render.spp)\n"
+            "  --camera N            which of a glTF scene's cameras, numbered from 0 in node order\n"
+            "                        (default: the first; docs/import/gltf.md)\n");
     rs_common_options_usage(f);
     fprintf(f, "\n"
                "Ctrl-C (or SIGTERM, SIGHUP, SIGQUIT) finishes the sample pass in flight, then saves the\n"
@@ -111,6 +114,11 @@ int rs_render_parse_args(int argc, char** argv, RsRenderArgs* a)
             if (rs_cli_path("--output", v))
                 return -1;
             a->outputs[a->output_count++] = v;
+        } else if ((v = rs_cli_value(argc, argv, &i, "--camera", NULL, &missing))) {
+            uint64_t n = 0;
+            if (rs_cli_uint("--camera", v, 0, 2147483647u, &n))
+                return -1;
+            a->opt.camera = (int32_t)n;
         } else if ((v = rs_cli_value(argc, argv, &i, "--exposure", NULL, &missing))) {
             double ev;
             if (rs_cli_float("--exposure", v, -64.0, 64.0, &ev))

@@ -2,6 +2,7 @@
  * render_settings.h). Host C11, application layer. */
 #include "app/render/render_settings.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +29,7 @@ static const RsOptionEffect effects[] = {
     {"--sbvh", NULL, "spatial_splits", NULL},
     {"--sah-bins", "8|16", "sah_bins", NULL},
     {"--spp", "3|5", "spp", NULL},
+    {"--camera", "0", "camera", NULL},
     {"--aov", "albedo", "film_planes", NULL},
     {"--denoise", NULL, "film_planes", NULL},
     {"--output", "other.exr", NULL, "where the image is written"},
@@ -67,7 +69,11 @@ int rs_render_settings(const RsRenderArgs* a, const RsScene* scene, const RsFram
                        uint32_t spp, const RsFileList* files, RsImageSettings* out, RsError* err)
 {
     const char* backend = rs_backend_is_cuda(&a->opt.backend) ? "cuda" : "cpu";
+    char camera[16] = "default"; /* which of the file's cameras (glTF: --camera N) */
+    if (a->opt.camera >= 0)
+        snprintf(camera, sizeof camera, "%d", (int)a->opt.camera);
     if (rs_image_settings_describe(out, scene, frame, backend, film_planes, spp, err) ||
+        rs_image_settings_add(out, RS_SETTING_IMAGE, "camera", camera, err) ||
         rs_image_settings_add(out, RS_SETTING_JOB, "build", RS_VERSION " " RS_GIT_COMMIT, err))
         return -1;
     return files ? rs_image_settings_add_files(out, a->scene_path, files, err) : 0;

@@ -75,7 +75,8 @@ int rs_viewer_open(RsViewer* v, const char* scene_path, const RsCommonOptions* o
     v->messages = stdout;
     v->options = *options;
     RsAccelOptions accel = rs_common_accel(options);
-    if (rs_scene_load(scene_path, &accel, &v->scene, files_read, err))
+    RsSceneLoadOptions load_options = {&accel, options->camera};
+    if (rs_scene_load_with(scene_path, &load_options, &v->scene, files_read, err))
         return -1;
     RsRenderDesc rd = v->scene.render;
     rs_common_options_apply(options, &rd);

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "host/import/gltf/gltf_load.h"
 #include "host/import/json/scene_json.h"
 #include "host/import/pbrt/pbrt_loader.h"
 #include "host/io/safe_file.h"
@@ -227,14 +228,20 @@ static int load_pbrt(const char* path, const RsSceneLoadOptions* options, RsScen
     return rs_pbrt_load(path, options->accel, scene, files_read, err);
 }
 
+static int load_gltf(const char* path, const RsSceneLoadOptions* options, RsScene* scene, RsFileList* files_read,
+                     RsError* err)
+{
+    return rs_gltf_load(path, options->accel, options->camera, scene, files_read, err);
+}
+
 /* Every format raystream knows. An importer of issue 25 fills in its row's loader (and may
  * move the row's sniffer into its folder); a new format adds a row. */
 static const RsSceneFormat formats[] = {
     {"raystream JSON scene", {".json"}, sniff_raystream_json, load_raystream_json},
     {"Mitsuba 3 XML scene", {".xml"}, sniff_mitsuba_xml, NULL},
     {"pbrt-v4 scene", {".pbrt"}, sniff_pbrt, load_pbrt},
-    {"glTF 2.0 scene", {".gltf"}, sniff_gltf_json, NULL},
-    {"binary glTF 2.0 scene", {".glb"}, sniff_glb, NULL},
+    {"glTF 2.0 scene", {".gltf"}, sniff_gltf_json, load_gltf},
+    {"binary glTF 2.0 scene", {".glb"}, sniff_glb, load_gltf},
 };
 enum { FORMAT_COUNT = sizeof formats / sizeof formats[0] };
 
