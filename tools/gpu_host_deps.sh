@@ -1,5 +1,5 @@
 #!/bin/bash
-# gpu_host_deps.sh [DIR] - the Debian libraries a bare GPU host lacks (cJSON, assimp, stb,
+# gpu_host_deps.sh [DIR] - the Debian libraries a bare GPU host lacks (cJSON, assimp, stb, expat,
 # libpng, libjpeg-turbo, OpenEXR, OpenMPI, the libraries they link and pkg-config), unpacked into
 # DIR (default .gpu-deps, ignored by git).
 #
@@ -11,7 +11,7 @@ set -eu
 out=${1:-.gpu-deps}
 packages="libcjson1 libcjson-dev libassimp5 libassimp-dev libdraco7 libminizip1 libstb0 libstb-dev
           libpng16-16 libpng-dev libjpeg62-turbo libjpeg62-turbo-dev
-          pkgconf pkgconf-bin libpkgconf3 zlib1g-dev libopenexr-dev libopenexr-3-1-30 libimath-dev libimath-3-1-29
+          pkgconf pkgconf-bin libpkgconf3 zlib1g-dev libexpat1 libexpat1-dev libopenexr-dev libopenexr-3-1-30 libimath-dev libimath-3-1-29
           openmpi-bin openmpi-common libopenmpi3 libopenmpi-dev libpmix2 libhwloc15 libevent-core-2.1-7
           libevent-pthreads-2.1-7 libfabric1 libucx0 libibverbs1 librdmacm1 libnl-3-200 libnl-route-3-200
           libpsm-infinipath1 libpsm2-2 libmunge2 libnuma1 libgfortran5"
