@@ -20,6 +20,7 @@
 #include <strings.h>
 
 #include "host/import/json/scene_json.h"
+#include "host/import/mitsuba/mitsuba_loader.h"
 #include "host/io/safe_file.h"
 
 #define RS_SNIFF_BYTES 65536
@@ -224,7 +225,7 @@ static int load_raystream_json(const char* path, const RsSceneLoadOptions* optio
  * move the row's sniffer into its folder); a new format adds a row. */
 static const RsSceneFormat formats[] = {
     {"raystream JSON scene", {".json"}, sniff_raystream_json, load_raystream_json},
-    {"Mitsuba 3 XML scene", {".xml"}, sniff_mitsuba_xml, NULL},
+    {"Mitsuba 3 XML scene", {".xml"}, sniff_mitsuba_xml, rs_mitsuba_load},
     {"pbrt-v4 scene", {".pbrt"}, sniff_pbrt, NULL},
     {"glTF 2.0 scene", {".gltf"}, sniff_gltf_json, NULL},
     {"binary glTF 2.0 scene", {".glb"}, sniff_glb, NULL},

@@ -1,0 +1,111 @@
+/* mitsuba_loader.c - the Mitsuba 3 XML loader: parse, resolve, then one walk over the scene's
+ * objects in document order. Host C11 (POSIX).
+ *
+ * Top-level objects: sensor (the first one is the camera), integrator, shape, emitter; bsdf and
+ * texture declarations with an id are made when a shape refers to them (an unreferenced one is
+ * never built, as in Mitsuba). The scene's version attribute must be 0.5 or later and below 4:
+ * Mitsuba 3 reads 0.5-2.x files only through its upgrade tool, whose renamings raystream does
+ * not apply, so versions below 2.0 are refused naming the version. On failure the scene is left
+ * empty (rs_scene_free).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "host/import/mitsuba/mitsuba_loader.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "host/import/mitsuba/mts_internal.h"
+
+static int check_version(RsMts* m, RsMtsNode* root)
+{
+    const char* v = rs_mts_attr(root, "version");
+    if (!v)
+        return rs_mts_fail(m, root, "scene: needs a version attribute (e.g. version=\"3.0.0\")");
+    int major = 0, minor = 0, patch = 0;
+    if (sscanf(v, "%d.%d.%d", &major, &minor, &patch) < 1)
+        return rs_mts_fail(m, root, "scene: version '%s' is not major.minor.patch", v);
+    if (major < 2)
+        return rs_mts_fail(m, root, "scene: version %s is a Mitsuba 0.x scene; raystream reads Mitsuba 2 and 3 "
+                                    "scenes (convert it with Mitsuba 3's upgrade tool)", v);
+    if (major > 3)
+        return rs_mts_fail(m, root, "scene: version %s is newer than Mitsuba 3", v);
+    return 0;
+}
+
+static int read_scene(RsMts* m, RsMtsNode* root)
+{
+    if (strcmp(root->tag, "scene") != 0)
+        return rs_mts_fail(m, root, "the root element must be <scene> (got <%s>)", root->tag);
+    if (check_version(m, root))
+        return -1;
+    for (uint32_t i = 0; i < root->child_count; ++i) {
+        RsMtsNode* c = root->children[i];
+        const char* tag = c->tag;
+        int status = 0;
+        if (strcmp(tag, "sensor") == 0)
+            status = rs_mts_read_sensor(m, c);
+        else if (strcmp(tag, "integrator") == 0)
+            status = rs_mts_read_integrator(m, c);
+        else if (strcmp(tag, "shape") == 0)
+            status = rs_mts_read_shape(m, c, 0);
+        else if (strcmp(tag, "emitter") == 0)
+            status = rs_mts_read_emitter(m, c);
+        else if (strcmp(tag, "bsdf") == 0 || strcmp(tag, "texture") == 0 || strcmp(tag, "default") == 0 ||
+                 strcmp(tag, "spectrum") == 0 || strcmp(tag, "rgb") == 0)
+            status = 0; /* made where used */
+        else if (strcmp(tag, "ref") == 0)
+            status = rs_mts_fail(m, c, "ref: a reference at the top of the scene places nothing; put it in a shape");
+        else if (strcmp(tag, "medium") == 0 || strcmp(tag, "phase") == 0)
+            status = rs_mts_fail(m, c, "%s: participating media are not supported", tag);
+        else if (strcmp(tag, "film") == 0 || strcmp(tag, "sampler") == 0)
+            rs_mts_warn(m, c, "%s: outside a sensor it has no effect and was ignored", tag);
+        else
+            status = rs_mts_fail(m, c, "<%s>: not a Mitsuba scene element raystream reads", tag);
+        if (status)
+            return -1;
+    }
+    if (!m->have_sensor)
+        return rs_mts_fail(m, root, "scene: no sensor (raystream needs a perspective or thinlens sensor for its "
+                                    "camera)");
+    if (m->scene->prims.count == 0 && m->scene->instances.count == 0)
+        return rs_mts_fail(m, root, "scene: no shapes");
+    if (!m->have_light)
+        rs_mts_warn(m, root, "scene: no emitter; the image will be black");
+    return 0;
+}
+
+int rs_mitsuba_load(const char* path, const RsSceneLoadOptions* options, RsScene* scene, RsFileList* files_read,
+                    RsError* err)
+{
+    rs_scene_init(scene);
+    if (options && options->accel)
+        scene->accel_options = *options->accel;
+    if (options && options->camera > 0) {
+        rs_error_set(err, "%s: --camera %d: a Mitsuba scene's camera is its first sensor (only --camera 0)", path,
+                     options->camera);
+        return -1;
+    }
+    RsMts m;
+    memset(&m, 0, sizeof m);
+    m.scene = scene;
+    m.err = err;
+    m.files = files_read;
+    scene->render.width = 768; /* Mitsuba's hdrfilm and sampler defaults */
+    scene->render.height = 576;
+    scene->render.spp = 4;
+    scene->file = strdup(path);
+    int status = -1;
+    if (!scene->file)
+        rs_error_set(err, "%s: out of memory", path);
+    else if (rs_mts_parse_file(&m, path, &m.root) == 0 && rs_mts_resolve(&m, m.root, path) == 0 &&
+             read_scene(&m, m.root) == 0)
+        status = rs_scene_build(scene, err);
+    rs_mts_node_free(m.root);
+    rs_mts_doc_free(&m.doc);
+    rs_array_free(&m.materials);
+    rs_array_free(&m.groups);
+    if (status)
+        rs_scene_free(scene);
+    return status;
+}

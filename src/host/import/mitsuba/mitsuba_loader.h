@@ -1,0 +1,19 @@
+/* mitsuba_loader.h - Mitsuba 3 XML scenes (docs/import/mitsuba.md lists what is read, what is
+ * approximated and what is refused). Host C11.
+ *
+ * The scene's sensor becomes the camera, its film the image size, its sampler the samples per
+ * pixel and its integrator the depth; shapes, BSDFs, emitters and textures become raystream's
+ * (mts_internal.h names the file for each). Approximations are warnings on the scene
+ * (rs_scene_warn), anything raystream cannot render honestly an error naming file:line and the
+ * plugin.
+ */
+#ifndef RS_HOST_MITSUBA_LOADER_H
+#define RS_HOST_MITSUBA_LOADER_H
+
+#include "host/import/scene_loader.h"
+
+/* RsSceneLoadFn for Mitsuba 3 XML (scene_loader.h). */
+int rs_mitsuba_load(const char* path, const RsSceneLoadOptions* options, RsScene* scene, RsFileList* files_read,
+                    RsError* err);
+
+#endif /* RS_HOST_MITSUBA_LOADER_H */
