@@ -46,8 +46,8 @@ static int read_film(RsMts* m, RsMtsNode* film)
         if (strcmp(c->tag, "rfilter") == 0) {
             c->used = 1;
             const char* ft = rs_mts_attr(c, "type");
-            if (ft && strcmp(ft, "box") != 0 && strcmp(ft, "gaussian") != 0)
-                rs_mts_warn(m, c, "rfilter '%s': raystream reconstructs pixels with its own filter", ft);
+            if (!ft || strcmp(ft, "box") != 0)
+                rs_mts_warn(m, c, "rfilter '%s': raystream reconstructs pixels with a box filter", ft ? ft : "?");
         }
     }
     rs_mts_warn_unused(m, film, "film");
@@ -167,6 +167,8 @@ int rs_mts_read_sensor(RsMts* m, RsMtsNode* node)
         cam->aperture_radius = (float)aperture;
         cam->focus_distance = (float)focus;
     }
+    if (strcmp(type, "perspective") == 0)
+        rs_mts_child(m, node, "focus_distance"); /* Mitsuba's perspective ignores it too */
     rs_mts_child(m, node, "shutter_open");
     rs_mts_child(m, node, "shutter_close");
     rs_mts_child(m, node, "principal_point_offset_x");
