@@ -4,8 +4,8 @@
  *
  * One walk in document order, as Mitsuba's parser reads: a <default> defines its name if not
  * yet defined (raystream has no -D on its command line, so defaults are the values); every
- * attribute after it has its $name replaced. A value may name another parameter, which is
- * replaced in turn, up to RS_MTS_MAX_SUBSTITUTION_DEPTH levels, so a parameter naming itself
+ * attribute after it has its $name replaced. A value may name another parameter (defined
+ * before the use, not necessarily before the default naming it), which is replaced in turn, up to RS_MTS_MAX_SUBSTITUTION_DEPTH levels, so a parameter naming itself
  * fails instead of growing forever. An <include> is replaced by the children of the included
  * file's <scene>, walked the same way; includes nest at most RS_MTS_MAX_INCLUDE_DEPTH deep and a
  * file that includes itself, directly or not, is an error naming the chain's last link. Ids are
@@ -227,9 +227,9 @@ static int walk(RsMts* m, RsMtsNode* node, RsMtsIncludes* inc)
 {
     for (uint32_t i = 0; i < node->child_count;) {
         RsMtsNode* c = node->children[i];
-        if (substitute(m, c))
+        if (strcmp(c->tag, "default") != 0 && substitute(m, c))
             return -1;
-        if (strcmp(c->tag, "default") == 0) {
+        if (strcmp(c->tag, "default") == 0) { /* its value is substituted where it is used */
             if (add_default(m, c))
                 return -1;
             ++i;
