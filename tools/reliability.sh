@@ -48,18 +48,19 @@ else
     step 1 "ASan configure"
 fi
 
-# 2. fuzzing: the scene loader (half the time), the checkpoint reader, the command line and the
-# four image decoders (a twelfth each), each from its corpus and past findings
+# 2. fuzzing: the scene loader (five twelfths of the time), the Mitsuba XML importer, the
+# checkpoint reader, the command line and the four image decoders (a twelfth each), each from
+# its corpus and past findings
 total=${FUZZ_SECONDS:-60}
-harnesses="scene checkpoint cli png jpeg hdr exr"
-echo "== fuzzing for $total s: scene loader, checkpoint reader, command line, image decoders"
+harnesses="scene mitsuba checkpoint cli png jpeg hdr exr"
+echo "== fuzzing for $total s: scene loader, Mitsuba importer, checkpoint reader, command line, image decoders"
 if [ -f build-fuzz/build.ninja ] || CC=clang CXX=clang++ meson setup build-fuzz -Dcuda=disabled -Dviewer=disabled \
         -Dfuzzing=true -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debugoptimized \
         -Dc_args=-fsanitize=fuzzer-no-link > /dev/null; then
     # shellcheck disable=SC2046 # one target per harness
     if ninja -C build-fuzz $(for h in $harnesses; do echo tests/fuzz_$h; done) > build-fuzz.log 2>&1; then
         for harness in $harnesses; do
-            [ "$harness" = scene ] && seconds=$((total / 2)) || seconds=$((total / 12))
+            [ "$harness" = scene ] && seconds=$((total * 5 / 12)) || seconds=$((total / 12))
             [ $seconds -ge 1 ] || seconds=1
             work=$(mktemp -d)
             cp tests/fuzz/$harness/corpus/* "$work/" 2>/dev/null

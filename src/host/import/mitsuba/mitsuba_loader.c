@@ -94,6 +94,7 @@ int rs_mitsuba_load(const char* path, const RsSceneLoadOptions* options, RsScene
     scene->render.width = 768; /* Mitsuba's hdrfilm and sampler defaults */
     scene->render.height = 576;
     scene->render.spp = 4;
+    scene->render.max_depth = 64; /* no integrator: Mitsuba's path with max_depth -1 (mts_sensor.c) */
     scene->file = strdup(path);
     int status = -1;
     if (!scene->file)

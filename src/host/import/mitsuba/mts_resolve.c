@@ -87,8 +87,6 @@ static int substitute_once(RsMts* m, const RsMtsNode* node, const char* in, char
 
 static int substitute(RsMts* m, RsMtsNode* node)
 {
-    if (m->doc.param_names.count == 0)
-        return 0;
     for (uint32_t i = 0; i < node->attr_count; ++i) {
         char** value = &node->attrs[i].value;
         for (int level = 0;; ++level) {
