@@ -35,13 +35,15 @@ def main():
               " * from its measured spectra) and its named indices of refraction. Host C11. Do not edit.\n"
               " */\n" % mi.__version__)
     out.write('#include "host/import/mitsuba/mts_internal.h"\n\n')
+    out.write("/* x, y, z at 360, 361, ... 830 nm, three wavelengths a line */\n")
     out.write("const float rs_mts_cie_xyz[RS_MTS_CIE_COUNT][3] = {\n")
-    for w in range(360, 831):
-        x, y, z = mi.cie1931_xyz(float(w))
-        out.write("    {%s, %s, %s},\n" % (f(x), f(y), f(z)))
+    entries = ["{%s, %s, %s}" % tuple(f(v) for v in mi.cie1931_xyz(float(w))) for w in range(360, 831)]
+    for i in range(0, len(entries), 3):
+        out.write("    " + ", ".join(entries[i:i + 3]) + ",\n")
     out.write("};\n\nconst float rs_mts_cie_d65[RS_MTS_CIE_COUNT] = {\n")
-    for w in range(360, 831):
-        out.write("    %s,\n" % f(float(mi.cie_d65(float(w)))))
+    entries = [f(float(mi.cie_d65(float(w)))) for w in range(360, 831)]
+    for i in range(0, len(entries), 8):
+        out.write("    " + ", ".join(entries[i:i + 8]) + ",\n")
     out.write("};\n\n")
     ior_dir = os.path.join(os.path.dirname(mi.__file__), "data", "ior")
     names = sorted({f[:-len(".eta.spd")] for f in os.listdir(ior_dir) if f.endswith(".eta.spd")})

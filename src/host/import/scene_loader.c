@@ -221,11 +221,17 @@ static int load_raystream_json(const char* path, const RsSceneLoadOptions* optio
     return rs_scene_json_load(path, options->accel, scene, files_read, err);
 }
 
+static int load_mitsuba_xml(const char* path, const RsSceneLoadOptions* options, RsScene* scene,
+                            RsFileList* files_read, RsError* err)
+{
+    return rs_mitsuba_load(path, options->accel, options->camera, scene, files_read, err);
+}
+
 /* Every format raystream knows. An importer of issue 25 fills in its row's loader (and may
  * move the row's sniffer into its folder); a new format adds a row. */
 static const RsSceneFormat formats[] = {
     {"raystream JSON scene", {".json"}, sniff_raystream_json, load_raystream_json},
-    {"Mitsuba 3 XML scene", {".xml"}, sniff_mitsuba_xml, rs_mitsuba_load},
+    {"Mitsuba 3 XML scene", {".xml"}, sniff_mitsuba_xml, load_mitsuba_xml},
     {"pbrt-v4 scene", {".pbrt"}, sniff_pbrt, NULL},
     {"glTF 2.0 scene", {".gltf"}, sniff_gltf_json, NULL},
     {"binary glTF 2.0 scene", {".glb"}, sniff_glb, NULL},

@@ -75,15 +75,15 @@ static int read_scene(RsMts* m, RsMtsNode* root)
     return 0;
 }
 
-int rs_mitsuba_load(const char* path, const RsSceneLoadOptions* options, RsScene* scene, RsFileList* files_read,
-                    RsError* err)
+int rs_mitsuba_load(const char* path, const RsAccelOptions* accel, int32_t camera, RsScene* scene,
+                    RsFileList* files_read, RsError* err)
 {
     rs_scene_init(scene);
-    if (options && options->accel)
-        scene->accel_options = *options->accel;
-    if (options && options->camera > 0) {
+    if (accel)
+        scene->accel_options = *accel;
+    if (camera > 0) {
         rs_error_set(err, "%s: --camera %d: a Mitsuba scene's camera is its first sensor (only --camera 0)", path,
-                     options->camera);
+                     camera);
         return -1;
     }
     RsMts m;

@@ -10,10 +10,12 @@
 #ifndef RS_HOST_MITSUBA_LOADER_H
 #define RS_HOST_MITSUBA_LOADER_H
 
-#include "host/import/scene_loader.h"
+#include "host/scene/scene.h"
+#include "host/util/file_list.h"
 
-/* RsSceneLoadFn for Mitsuba 3 XML (scene_loader.h). */
-int rs_mitsuba_load(const char* path, const RsSceneLoadOptions* options, RsScene* scene, RsFileList* files_read,
-                    RsError* err);
+/* Loads and builds the scene at `path` with accel (NULL: the default), as scene_loader.h's
+ * loaders do; camera: -1 or 0 (a Mitsuba scene's camera is its first sensor). */
+int rs_mitsuba_load(const char* path, const RsAccelOptions* accel, int32_t camera, RsScene* scene,
+                    RsFileList* files_read, RsError* err);
 
 #endif /* RS_HOST_MITSUBA_LOADER_H */

@@ -19,9 +19,9 @@
 
 #include <stdint.h>
 
-#include "host/import/scene_loader.h"
 #include "host/scene/scene.h"
 #include "host/util/array.h"
+#include "host/util/file_list.h"
 #include "host/util/name_index.h"
 
 #define RS_MTS_MAX_INCLUDE_DEPTH 32
