@@ -11,6 +11,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "host/import/mitsuba/mitsuba_loader.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,11 +34,53 @@ static int check_version(RsMts* m, RsMtsNode* root)
     return 0;
 }
 
+/* An envmap whose to_world is a rotation but not about +y (Mitsuba's z-up scenes turn theirs
+ * about x): the whole scene is turned by the inverse rotation instead, which leaves the image as
+ * it is, and the map is then upright. A to_world that scales or mirrors is left to envmap() to
+ * refuse. */
+static int choose_world(RsMts* m, RsMtsNode* root)
+{
+    m->world = rs_transform_identity();
+    for (uint32_t i = 0; i < root->child_count; ++i) {
+        RsMtsNode* c = root->children[i];
+        const char* type = rs_mts_attr(c, "type");
+        if (strcmp(c->tag, "emitter") != 0 || !type || strcmp(type, "envmap") != 0)
+            continue;
+        RsTransform xf;
+        if (rs_mts_get_transform(m, c, "to_world", &xf))
+            return -1;
+        RsMtsNode* t = rs_mts_child(m, c, "to_world");
+        if (t)
+            t->used = 0;
+        const float(*a)[4] = xf.m;
+        if (fabsf(a[1][1] - 1.0f) < 1e-5f && fabsf(a[0][1]) < 1e-5f && fabsf(a[1][0]) < 1e-5f &&
+            fabsf(a[1][2]) < 1e-5f && fabsf(a[2][1]) < 1e-5f)
+            return 0; /* already about +y (or not a rotation: envmap() says so) */
+        double dot[3][3];
+        for (int p = 0; p < 3; ++p)
+            for (int q = 0; q < 3; ++q)
+                dot[p][q] = (double)a[0][p] * a[0][q] + (double)a[1][p] * a[1][q] + (double)a[2][p] * a[2][q];
+        for (int p = 0; p < 3; ++p)
+            for (int q = 0; q < 3; ++q)
+                if (fabs(dot[p][q] - (p == q ? 1.0 : 0.0)) > 1e-4)
+                    return 0;
+        if (rs_mts_transform_det(&xf) < 0.0)
+            return 0;
+        for (int p = 0; p < 3; ++p) {
+            for (int q = 0; q < 3; ++q)
+                m->world.m[p][q] = a[q][p]; /* the inverse of a rotation is its transpose */
+            m->world.m[p][3] = 0.0f;
+        }
+        return 0; /* raystream takes one map: the first decides */
+    }
+    return 0;
+}
+
 static int read_scene(RsMts* m, RsMtsNode* root)
 {
     if (strcmp(root->tag, "scene") != 0)
         return rs_mts_fail(m, root, "the root element must be <scene> (got <%s>)", root->tag);
-    if (check_version(m, root))
+    if (check_version(m, root) || choose_world(m, root))
         return -1;
     for (uint32_t i = 0; i < root->child_count; ++i) {
         RsMtsNode* c = root->children[i];
@@ -52,6 +95,7 @@ static int read_scene(RsMts* m, RsMtsNode* root)
         else if (strcmp(tag, "emitter") == 0)
             status = rs_mts_read_emitter(m, c);
         else if (strcmp(tag, "bsdf") == 0 || strcmp(tag, "texture") == 0 || strcmp(tag, "default") == 0 ||
+                 strcmp(tag, "path") == 0 ||
                  strcmp(tag, "spectrum") == 0 || strcmp(tag, "rgb") == 0)
             status = 0; /* made where used */
         else if (strcmp(tag, "ref") == 0)
@@ -106,6 +150,9 @@ int rs_mitsuba_load(const char* path, const RsAccelOptions* accel, int32_t camer
     rs_mts_doc_free(&m.doc);
     rs_array_free(&m.materials);
     rs_array_free(&m.groups);
+    for (size_t i = 0; i < m.search.count; ++i)
+        free(m.search.data[i]);
+    rs_array_free(&m.search);
     if (status)
         rs_scene_free(scene);
     return status;

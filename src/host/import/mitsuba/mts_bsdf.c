@@ -6,8 +6,9 @@
  * to_uv. Approximated, with a warning: the Beckmann distribution (Mitsuba's default for rough
  * conductors and plastics) as GGX of the same alpha, plastic with nonlinear = false (raystream's
  * plastic is Mitsuba's nonlinear one), principled (a conductor or a plastic), normal and bump
- * maps (left out). twosided needs nothing: raystream's diffuse, plastic and conductor reflect on
- * both faces. Anything else is an error naming the plugin.
+ * maps (left out), one-sided BSDFs (Mitsuba's are black seen from behind, raystream's diffuse,
+ * plastic and conductor reflect on both faces: warned once a scene). twosided needs nothing.
+ * Anything else is an error naming the plugin.
  *
  * Texture coordinates: Mitsuba's v runs down the image (its OBJ reader flips v), raystream's up;
  * so raystream's (u, v) is Mitsuba's (u, 1 - v) on every shape, and to_uv T becomes
@@ -376,6 +377,13 @@ int32_t rs_mts_material(RsMts* m, RsMtsNode* bsdf, RsMtsNode* emitter)
     d.colour = rs_vec3_splat(0.5f);
     if (bsdf && build(m, bsdf, &d, 0))
         return -1;
+    const char* outer = bsdf ? rs_mts_attr(bsdf, "type") : NULL;
+    if (!m->warned_one_sided && d.type != RS_MAT_DIELECTRIC && d.type != RS_MAT_THIN_DIELECTRIC &&
+        !(outer && strcmp(outer, "twosided") == 0)) {
+        m->warned_one_sided = 1;
+        rs_mts_warn(m, bsdf ? bsdf : emitter, "%s: one-sided in Mitsuba (black seen from behind); raystream's diffuse, plastic and "
+                             "conductor reflect on both faces (said once per scene)", outer ? outer : "diffuse");
+    }
     const RsMtsNode* where = emitter ? emitter : bsdf;
     if (emitter) {
         RsVec3 radiance = rs_vec3_splat(1.0f);

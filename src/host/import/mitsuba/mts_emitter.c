@@ -5,7 +5,8 @@
  * spot: Mitsuba's falloff is linear in angle from beam_width to cutoff_angle, raystream's a
  * smoothstep over the same range (pbrt-v4's), with a warning when they differ. envmap: the
  * direction mapping is Mitsuba 3's (scenes/README.md); raystream turns the map about +y only, so
- * a to_world that is a rotation about +y is exact and anything else is refused.
+ * a to_world that is a rotation about +y is exact, any other rotation is made one by turning the
+ * whole scene (m->world, mitsuba_loader.c), and anything else (scaling, mirroring) is refused.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -31,6 +32,7 @@ static int envmap(RsMts* m, RsMtsNode* n)
         return -1;
     if (!filename)
         return rs_mts_fail(m, n, "envmap: needs a filename");
+    xf = rs_transform_compose(&m->world, &xf);
     if (!(scale >= 0.0))
         return rs_mts_fail(m, n, "envmap: scale must be >= 0");
     /* a rotation about +y: [[c, 0, s], [0, 1, 0], [-s, 0, c]] and no translation (which an
@@ -64,11 +66,14 @@ int rs_mts_read_emitter(RsMts* m, RsMtsNode* n)
     const char* type = rs_mts_attr(n, "type");
     if (!type)
         return rs_mts_fail(m, n, "emitter: needs a type");
+    if (strcmp(type, "area") == 0 && rs_mts_attr(n, "id"))
+        return 0; /* declared for shapes that refer to it: made with them */
     m->have_light = 1;
     RsScene* scene = m->scene;
     RsTransform xf;
     if (rs_mts_get_transform(m, n, "to_world", &xf))
         return -1;
+    xf = rs_transform_compose(&m->world, &xf);
     if (strcmp(type, "point") == 0 || strcmp(type, "spot") == 0) {
         RsVec3 intensity = rs_vec3_splat(1.0f);
         RsVec3 position = rs_transform_point(&xf, rs_vec3(0.0f, 0.0f, 0.0f));
@@ -78,7 +83,7 @@ int rs_mts_read_emitter(RsMts* m, RsMtsNode* n)
             rs_mts_child(m, n, "position")->used = 0;
             if (rs_mts_get_point(m, n, "position", &p))
                 return -1;
-            position = p;
+            position = rs_transform_point(&m->world, p);
         }
         if (rs_mts_get_colour(m, n, "intensity", 1, &intensity, NULL) || non_negative(m, n, "intensity", intensity))
             return -1;
@@ -122,6 +127,7 @@ int rs_mts_read_emitter(RsMts* m, RsMtsNode* n)
             rs_mts_child(m, n, "direction")->used = 0;
             if (rs_mts_get_point(m, n, "direction", &dir))
                 return -1;
+            dir = rs_sub(rs_transform_point(&m->world, dir), rs_transform_point(&m->world, rs_vec3(0.0f, 0.0f, 0.0f)));
         } else {
             dir = rs_sub(rs_transform_point(&xf, dir), rs_transform_point(&xf, rs_vec3(0.0f, 0.0f, 0.0f)));
         }

@@ -80,8 +80,14 @@ typedef struct RsMts {
     RsMtsNode* root;
     RS_ARRAY(RsMtsMaterial) materials;
     RS_ARRAY(RsMtsGroup) groups;
+    RS_ARRAY(char*) search; /* Mitsuba's file resolver: the scene's folder, then each <path>, newest last */
     uint32_t unnamed; /* counter for names of materials without an id */
+    /* Applied to everything placed in the world (shapes, instances, sensor, emitters): a
+     * rotation that turns an environment map's to_world into a turn about +y, the only one
+     * raystream's maps take, so the image is the same (mitsuba_loader.c); identity otherwise. */
+    RsTransform world;
     int have_sensor, have_light;
+    int warned_one_sided;
 } RsMts;
 
 /* ---- mts_xml.c ---- */
@@ -174,7 +180,11 @@ int rs_mts_load_serialized(RsMts* m, const RsMtsNode* node, const char* path, ui
 /* Whether the material reads a texture at texture coordinates. */
 int rs_mts_material_textured(const RsMts* m, uint32_t material);
 
-/* The path of a file named in the scene: relative to the file of node. */
+/* The path of a file named in the scene, as Mitsuba's file resolver finds it: in the folders of
+ * <path> elements (the latest first), then the main scene's folder, then the folder of the
+ * file that names it; if it is in none, the main scene's folder (for the message). */
 int rs_mts_resolve_path(RsMts* m, const RsMtsNode* node, const char* name, char* out, size_t out_size);
+/* Adds a folder to the front of the search (a <path>, or the scene's own folder). */
+int rs_mts_add_search_path(RsMts* m, const RsMtsNode* node, const char* folder);
 
 #endif /* RS_HOST_MTS_INTERNAL_H */

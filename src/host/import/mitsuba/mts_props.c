@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "host/import/mitsuba/mts_internal.h"
 #include "host/scene/settings.h"
@@ -49,19 +50,50 @@ int rs_mts_rethrow(RsMts* m, const RsMtsNode* node, const char* plugin)
     return rs_mts_fail(m, node, "%s: %s", plugin, text);
 }
 
+static int join(RsMts* m, const RsMtsNode* node, const char* dir, const char* name, char* out, size_t out_size)
+{
+    int n = dir && dir[0] ? snprintf(out, out_size, "%s/%s", dir, name) : snprintf(out, out_size, "%s", name);
+    if (n < 0 || (size_t)n >= out_size)
+        return rs_mts_fail(m, node, "the path of '%.60s' is too long", name);
+    return 0;
+}
+
+static int exists(const char* path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+int rs_mts_add_search_path(RsMts* m, const RsMtsNode* node, const char* folder)
+{
+    char* copy = strdup(folder);
+    if (!copy || rs_array_push(&m->search, copy, m->err)) {
+        free(copy);
+        return rs_mts_fail(m, node, "out of memory");
+    }
+    return 0;
+}
+
 int rs_mts_resolve_path(RsMts* m, const RsMtsNode* node, const char* name, char* out, size_t out_size)
 {
     if (!name[0])
         return rs_mts_fail(m, node, "an empty file name");
-    int n;
+    if (name[0] == '/')
+        return join(m, node, NULL, name, out, out_size);
+    for (size_t i = m->search.count; i-- > 0;) {
+        if (join(m, node, m->search.data[i], name, out, out_size))
+            return -1;
+        if (exists(out))
+            return 0;
+    }
+    char dir[4096];
     const char* slash = strrchr(node->file, '/');
-    if (name[0] == '/' || !slash)
-        n = snprintf(out, out_size, "%s", name);
-    else
-        n = snprintf(out, out_size, "%.*s/%s", (int)(slash - node->file), node->file, name);
-    if (n < 0 || (size_t)n >= out_size)
-        return rs_mts_fail(m, node, "the path of '%.60s' is too long", name);
-    return 0;
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - node->file) : 0, node->file);
+    if (join(m, node, dir, name, out, out_size))
+        return -1;
+    if (exists(out) || m->search.count == 0)
+        return 0;
+    return join(m, node, m->search.data[0], name, out, out_size);
 }
 
 RsMtsNode* rs_mts_child(RsMts* m, RsMtsNode* obj, const char* name)

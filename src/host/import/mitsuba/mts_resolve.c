@@ -13,8 +13,10 @@
  */
 #define _XOPEN_SOURCE 700
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "host/import/mitsuba/mts_internal.h"
 
@@ -158,6 +160,26 @@ static int register_id(RsMts* m, RsMtsNode* node)
 
 static int walk(RsMts* m, RsMtsNode* node, RsMtsIncludes* inc);
 
+/* <path value="..."/>: a folder where files named later are looked for, relative to the XML file
+ * that names it (or found through the folders known so far). */
+static int search_path(RsMts* m, const RsMtsNode* node)
+{
+    const char* value = rs_mts_attr(node, "value");
+    if (!value)
+        return rs_mts_fail(m, node, "path: needs a value");
+    char dir[PATH_MAX];
+    const char* slash = strrchr(node->file, '/');
+    int n = value[0] == '/' || !slash ? snprintf(dir, sizeof dir, "%s", value)
+                                      : snprintf(dir, sizeof dir, "%.*s/%s", (int)(slash - node->file), node->file, value);
+    if (n < 0 || (size_t)n >= sizeof dir)
+        return rs_mts_fail(m, node, "path: too long");
+    if (access(dir, F_OK) != 0 && rs_mts_resolve_path(m, node, value, dir, sizeof dir))
+        return -1;
+    if (access(dir, F_OK) != 0)
+        return rs_mts_fail(m, node, "path: folder '%s' not found", value);
+    return rs_mts_add_search_path(m, node, dir);
+}
+
 /* Replaces parent->children[*i] (an <include>) by the included scene's children, walked. */
 static int include(RsMts* m, RsMtsNode* parent, uint32_t* i, RsMtsIncludes* inc)
 {
@@ -166,7 +188,13 @@ static int include(RsMts* m, RsMtsNode* parent, uint32_t* i, RsMtsIncludes* inc)
     if (!filename)
         return rs_mts_fail(m, node, "include: needs a filename");
     char path[PATH_MAX];
-    if (rs_mts_resolve_path(m, node, filename, path, sizeof path))
+    const char* slash = strrchr(node->file, '/');
+    int n = filename[0] == '/' || !slash ? snprintf(path, sizeof path, "%s", filename)
+                                         : snprintf(path, sizeof path, "%.*s/%s", (int)(slash - node->file), node->file,
+                                                    filename);
+    if (n < 0 || (size_t)n >= sizeof path)
+        return rs_mts_fail(m, node, "include '%.60s': the path is too long", filename);
+    if (access(path, F_OK) != 0 && rs_mts_resolve_path(m, node, filename, path, sizeof path))
         return -1;
     if (inc->count > RS_MTS_MAX_INCLUDE_DEPTH)
         return rs_mts_fail(m, node, "include '%s': includes nested deeper than %d", filename, RS_MTS_MAX_INCLUDE_DEPTH);
@@ -233,6 +261,12 @@ static int walk(RsMts* m, RsMtsNode* node, RsMtsIncludes* inc)
             ++i;
             continue;
         }
+        if (strcmp(c->tag, "path") == 0) {
+            if (search_path(m, c))
+                return -1;
+            ++i;
+            continue;
+        }
         if (strcmp(c->tag, "include") == 0) {
             if (include(m, node, &i, inc))
                 return -1;
@@ -247,6 +281,11 @@ static int walk(RsMts* m, RsMtsNode* node, RsMtsIncludes* inc)
 
 int rs_mts_resolve(RsMts* m, RsMtsNode* root, const char* path)
 {
+    const char* slash = strrchr(path, '/');
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 0, path);
+    if (rs_mts_add_search_path(m, NULL, dir))
+        return -1;
     RsMtsIncludes inc = {{0}, 0};
     inc.real[0] = realpath(path, NULL);
     if (!inc.real[0])

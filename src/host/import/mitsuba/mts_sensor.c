@@ -143,6 +143,7 @@ int rs_mts_read_sensor(RsMts* m, RsMtsNode* node)
         return rs_mts_fail(m, node, "fov_axis: must be x, y, diagonal, smaller or larger (got '%s')", axis);
     double vertical = 2.0 * atan(tan(fov * RS_PI / 360.0) * h / extent) * 180.0 / RS_PI;
 
+    xf = rs_transform_compose(&m->world, &xf);
     if (rs_mts_transform_det(&xf) < 0.0)
         return rs_mts_fail(m, node, "sensor: its to_world mirrors the image (negative determinant), which "
                                     "raystream's look-at camera cannot");
@@ -184,6 +185,22 @@ int rs_mts_read_integrator(RsMts* m, RsMtsNode* node)
         return rs_mts_fail(m, node, "integrator: needs a type");
     RsRenderDesc* rd = &m->scene->render;
     rd->integrator = RS_INTEGRATOR_PATH;
+    if (strcmp(type, "moment") == 0 || strcmp(type, "aov") == 0) {
+        RsMtsNode* inner = NULL;
+        for (uint32_t i = 0; i < node->child_count; ++i) {
+            if (strcmp(node->children[i]->tag, "integrator") == 0 && !inner) {
+                inner = node->children[i];
+                inner->used = 1;
+            }
+        }
+        if (!inner)
+            return rs_mts_fail(m, node, "integrator '%s': not supported (raystream renders only radiance)", type);
+        rs_mts_warn(m, node, "integrator '%s': rendered as its nested integrator (raystream writes radiance only)",
+                    type);
+        for (uint32_t i = 0; i < node->child_count; ++i)
+            node->children[i]->used = 1;
+        return rs_mts_read_integrator(m, inner);
+    }
     if (strcmp(type, "direct") == 0) {
         rd->max_depth = 1;
         rs_mts_child(m, node, "emitter_samples");

@@ -230,6 +230,8 @@ int rs_mts_read_shape(RsMts* m, RsMtsNode* n, int in_group)
     memset(&s, 0, sizeof s);
     if (rs_mts_get_transform(m, n, "to_world", &s.xf) || rs_mts_get_bool(m, n, "flip_normals", &s.flip))
         return -1;
+    if (!in_group)
+        s.xf = rs_transform_compose(&m->world, &s.xf);
     if (strcmp(type, "instance") == 0) {
         if (in_group)
             return rs_mts_fail(m, n, "instance: instances inside a shapegroup are not supported");
