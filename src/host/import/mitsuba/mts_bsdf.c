@@ -405,8 +405,10 @@ int32_t rs_mts_material(RsMts* m, RsMtsNode* bsdf, RsMtsNode* emitter)
     else
         snprintf(name, sizeof name, "default-diffuse#%u", m->unnamed++);
     int32_t index = rs_scene_add_material_desc(m->scene, name, &d, m->err);
-    if (index < 0)
+    if (index < 0) {
+        rs_mts_rethrow(m, where, outer ? outer : "bsdf");
         return -1;
+    }
     RsMtsMaterial entry = {bsdf, emitter, index};
     if (rs_array_push(&m->materials, entry, m->err))
         return -1;
