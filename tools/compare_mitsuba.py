@@ -35,13 +35,14 @@ import image_stats  # noqa: E402
 
 
 def sized_copy(scene, width, height):
-    """A copy of the scene XML beside it whose film is width x height; the caller removes it."""
+    """A copy of the scene XML beside it whose film is width x height; the caller removes it.
+    None if the sensor is not in the file itself (but in an included one)."""
     tree = ET.parse(scene)
     films = tree.getroot().findall("./sensor/film")
     if not films:
         sensor = tree.getroot().find("./sensor")
         if sensor is None:
-            raise SystemExit(f"{scene}: no sensor")
+            return None
         films = [ET.SubElement(sensor, "film", {"type": "hdrfilm"})]
     for film in films:
         for name, value in (("width", width), ("height", height)):
@@ -96,13 +97,20 @@ def main():
         try:
             with tempfile.TemporaryDirectory() as tmp:
                 t0 = time.time()
-                rs = [render_raystream(args, copy, s, tmp) for s in seeds]
+                loaded = mi.load_file(copy or scene)
+                saved = (args.width, args.height)
+                if copy is None:  # the sensor is in an included file: its own size and filter
+                    args.width, args.height = (int(v) for v in loaded.sensors()[0].film().size())
+                    print(f"{os.path.basename(scene)}: sensor in an included file: {args.width}x{args.height}, "
+                          f"the scene's own pixel filter")
+                rs = [render_raystream(args, copy or scene, s, tmp) for s in seeds]
+                args.width, args.height = saved
                 t1 = time.time()
-                loaded = mi.load_file(copy)
                 ref = [np.array(mi.render(loaded, seed=s, spp=args.spp), dtype=np.float32)[..., :3] for s in seeds]
                 t2 = time.time()
         finally:
-            os.remove(copy)
+            if copy:
+                os.remove(copy)
         mean_rs = 0.5 * (rs[0] + rs[1])
         mean_mi = 0.5 * (ref[0] + ref[1])
         channels = [float(mean_rs[..., c].mean() / mean_mi[..., c].mean()) if mean_mi[..., c].mean() > 0

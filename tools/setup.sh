@@ -21,11 +21,11 @@ while [ $# -gt 0 ]; do
     shift
 done
 
-# build tools, the libraries (cJSON, assimp, stb, libpng, libjpeg-turbo, SDL2, OpenEXR, OpenMPI) and what the tests use
+# build tools, the libraries (cJSON, assimp, expat, zlib, stb, libpng, libjpeg-turbo, SDL2, OpenEXR, OpenMPI) and what the tests use
 # (exrheader from openexr to check the .exr files raystream writes, Xvfb for the
 # viewer test, matplotlib for the benchmark plots, jsonschema to check scenes against the schema,
 # clang + compiler-rt for the fuzzer and valgrind for tools/reliability.sh)
-packages="build-essential g++ meson ninja-build pkg-config libcjson-dev libassimp-dev libstb-dev libpng-dev libjpeg-dev libsdl2-dev libopenexr-dev libopenmpi-dev openmpi-bin
+packages="build-essential g++ meson ninja-build pkg-config libcjson-dev libassimp-dev libexpat1-dev zlib1g-dev libstb-dev libpng-dev libjpeg-dev libsdl2-dev libopenexr-dev libopenmpi-dev openmpi-bin
 openexr python3 python3-matplotlib python3-jsonschema xvfb xauth
 clang libclang-rt-14-dev valgrind"
 missing=""
