@@ -225,7 +225,14 @@ static void test_camera_and_spectra(void)
 
 /* A version 4 .serialized file of one quad (two triangles) with normals, then the offset
  * table; `cut` bytes are taken off the compressed stream. */
+static void write_serialized_counts(const char* name, size_t cut, int version, uint64_t nv_on_file);
+
 static void write_serialized(const char* name, size_t cut, int version)
+{
+    write_serialized_counts(name, cut, version, 4);
+}
+
+static void write_serialized_counts(const char* name, size_t cut, int version, uint64_t nv_on_file)
 {
     unsigned char raw[512];
     size_t n = 0;
@@ -236,7 +243,7 @@ static void write_serialized(const char* name, size_t cut, int version)
         memcpy(raw + n, "quad", 5);
         n += 5;
     }
-    uint64_t nv = 4, nt = 2;
+    uint64_t nv = nv_on_file, nt = 2;
     memcpy(raw + n, &nv, 8);
     memcpy(raw + n + 8, &nt, 8);
     n += 16;
@@ -297,6 +304,10 @@ static void test_serialized(void)
                                          "value=\"quad.serialized\"/><integer name=\"shape_index\" value=\"1\"/>"
                                          "</shape>"),
                  "shape_index 1, but the file holds 1 shapes");
+    write_serialized_counts("huge.serialized", 0, 4, 1ull << 40);
+    expect_error(scene_with("huge_ser.xml", "<shape type=\"serialized\"><string name=\"filename\" "
+                                            "value=\"huge.serialized\"/></shape>"),
+                 "1099511627776 vertices and 2 triangles (each must be in [1, 268435456])");
     write_text("text.serialized", "not a mesh at all, just text");
     expect_error(scene_with("text.xml", "<shape type=\"serialized\"><string name=\"filename\" "
                                         "value=\"text.serialized\"/></shape>"),
@@ -332,6 +343,25 @@ static void test_bad_input(void)
     expect_error(in_tmp("mirror.xml"), "mirror.xml:2: sensor: its to_world mirrors the image");
     write_text("ortho.xml", "<scene version=\"3.0.0\">\n<sensor type=\"orthographic\"/><shape type=\"sphere\"/></scene>");
     expect_error(in_tmp("ortho.xml"), "ortho.xml:2: sensor 'orthographic': not supported");
+    /* includes 34 deep: inc0 includes inc1 ... */
+    for (int i = 0; i < 34; ++i) {
+        char name[32], text[256];
+        snprintf(name, sizeof name, "inc%d.xml", i);
+        snprintf(text, sizeof text, "<scene version=\"3.0.0\">\n<include filename=\"inc%d.xml\"/>\n</scene>\n", i + 1);
+        write_text(name, text);
+    }
+    write_text("inc34.xml", "<scene version=\"3.0.0\"/>\n");
+    expect_error(scene_with("deep_include.xml", "<include filename=\"inc0.xml\"/>"),
+                 "inc31.xml:2: include 'inc32.xml': includes nested deeper than 32");
+    /* elements 300 deep */
+    {
+        char text[8192];
+        size_t n = (size_t)snprintf(text, sizeof text, "<scene version=\"3.0.0\">");
+        for (int i = 0; i < 300; ++i)
+            n += (size_t)snprintf(text + n, sizeof text - n, "<a>");
+        write_text("nested.xml", text);
+        expect_error(in_tmp("nested.xml"), "nested.xml:1: elements nested too deeply (the limit is 256)");
+    }
     write_text("old.xml", "<scene version=\"0.5.0\"><shape type=\"sphere\"/></scene>");
     expect_error(in_tmp("old.xml"), "old.xml:1: scene: version 0.5.0 is a Mitsuba 0.x scene");
     write_text("nosensor.xml", "<scene version=\"3.0.0\"><shape type=\"sphere\"/></scene>");
