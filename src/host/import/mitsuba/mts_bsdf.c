@@ -1,11 +1,11 @@
 /* mts_bsdf.c - Mitsuba BSDFs and textures as raystream materials. Host C11.
  *
- * Exact: diffuse, smooth conductor (named presets: mts_tables.c has Mitsuba's own RGB eta/k),
+ * Exact: diffuse, plastic (nonlinear or not: linear_plastic), smooth conductor (named presets: mts_tables.c has Mitsuba's own RGB eta/k),
  * smooth dielectric (ior = int_ior / ext_ior, named IORs), thindielectric, GGX rough conductor
  * and dielectric (raystream's roughness = sqrt(alpha)), bitmap and checkerboard textures with
  * to_uv. Approximated, with a warning: the Beckmann distribution (Mitsuba's default for rough
- * conductors and plastics) as GGX of the same alpha, plastic with nonlinear = false (raystream's
- * plastic is Mitsuba's nonlinear one), principled (a conductor or a plastic), normal and bump
+ * conductors and plastics) as GGX of the same alpha, a textured plastic with nonlinear = false
+ * (raystream's plastic is Mitsuba's nonlinear one), principled (a conductor or a plastic), normal and bump
  * maps (left out), one-sided BSDFs (Mitsuba's are black seen from behind, raystream's diffuse,
  * plastic and conductor reflect on both faces: warned once a scene). twosided needs nothing.
  * Anything else is an error naming the plugin.
@@ -245,6 +245,25 @@ static int conductor(RsMts* m, RsMtsNode* n, const char* type, RsMaterialDesc* d
 
 static int build(RsMts* m, RsMtsNode* n, RsMaterialDesc* d, int depth);
 
+/* Mitsuba's plastic with nonlinear = false divides its base colour r by 1 - F, raystream's (and
+ * Mitsuba's nonlinear one) by 1 - r F, F being the coat's internal diffuse reflectance
+ * (kernel/bsdf/plastic.h). The base r' = k / (1 + k F), k = r / (1 - F), gives the same
+ * r' / (1 - r' F) = r / (1 - F), so a constant base is converted exactly (r' <= r <= 1). Returns 1
+ * if it cannot be (a texture). */
+static int linear_plastic(RsMaterialDesc* d)
+{
+    if (d->colour_texture != RS_NO_TEXTURE)
+        return 1;
+    double ior = d->ior;
+    double f = 1.0 - (1.0 - rs_fresnel_diffuse_reflectance(d->ior)) / (ior * ior);
+    float* c[3] = {&d->colour.x, &d->colour.y, &d->colour.z};
+    for (int i = 0; i < 3; ++i) {
+        double k = *c[i] / (1.0 - f);
+        *c[i] = (float)(k / (1.0 + k * f));
+    }
+    return 0;
+}
+
 /* The single nested BSDF of a wrapper (twosided, mask, normalmap, bumpmap). */
 static int nested(RsMts* m, RsMtsNode* n, const char* type, RsMaterialDesc* d, int depth)
 {
@@ -299,9 +318,12 @@ static int build(RsMts* m, RsMtsNode* n, RsMaterialDesc* d, int depth)
             (type[0] == 'r' && read_roughness(m, n, type, 0.1, d)) || no_specular_reflectance(m, n, type) ||
             rs_mts_get_bool(m, n, "nonlinear", &nonlinear))
             return -1;
-        if (!nonlinear)
-            rs_mts_warn(m, n, "%s: rendered with nonlinear = true (raystream's plastic counts the bounces inside "
-                              "the coat, which saturates colours)", type);
+        if (!nonlinear && linear_plastic(d))
+            rs_mts_warn(m, n, "%s: nonlinear = false with a textured base is rendered with nonlinear = true "
+                              "(raystream's plastic counts the bounces inside the coat, which saturates colours)", type);
+        else if (!nonlinear && type[0] == 'r')
+            rs_mts_warn(m, n, "roughplastic: nonlinear = false is matched with the smooth coat's internal "
+                              "reflectance (Mitsuba uses the rough coat's)");
     } else if (strcmp(type, "twosided") == 0) {
         if (nested(m, n, type, d, depth))
             return -1;

@@ -384,7 +384,7 @@ static void test_bad_input(void)
     CHECK(status == 0, "warn.xml: %s", err.message);
     if (status == 0) {
         CHECK(has_warning(&s, "roughplastic: the Beckmann distribution is rendered as GGX"), "no Beckmann warning");
-        CHECK(has_warning(&s, "roughplastic: rendered with nonlinear = true"), "no nonlinear warning");
+        CHECK(has_warning(&s, "roughplastic: nonlinear = false is matched with the smooth coat"), "no nonlinear warning");
         CHECK(has_warning(&s, "parameter 'unknown_thing' (<float>) is not supported"), "no unused warning");
         CHECK(has_warning(&s, "disk: triangulated"), "no disk warning");
         CHECK(has_warning(&s, "max_depth -1 (unlimited) capped at raystream depth 64"), "no depth warning");
