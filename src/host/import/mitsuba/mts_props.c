@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "host/import/mitsuba/mts_internal.h"
@@ -172,9 +173,9 @@ int rs_mts_get_bool(RsMts* m, RsMtsNode* obj, const char* name, int* out)
         return rs_mts_fail(m, c, "%s: expected a <boolean> (got <%s>)", name, c->tag);
     if (!v)
         return -1;
-    if (strcmp(v, "true") == 0 || strcmp(v, "1") == 0)
+    if (strcasecmp(v, "true") == 0 || strcmp(v, "1") == 0)
         *out = 1;
-    else if (strcmp(v, "false") == 0 || strcmp(v, "0") == 0)
+    else if (strcasecmp(v, "false") == 0 || strcmp(v, "0") == 0)
         *out = 0;
     else
         return rs_mts_fail(m, c, "%s: '%.60s' is not true or false", name, v);
