@@ -140,6 +140,8 @@ int rs_mts_get_float(RsMts* m, RsMtsNode* obj, const char* name, double* out)
     RsMtsNode* c = rs_mts_child(m, obj, name);
     if (!c)
         return 0;
+    if (strcmp(c->tag, "texture") == 0 || (strcmp(c->tag, "ref") == 0))
+        return rs_mts_fail(m, c, "%s: a texture is not supported here (only a number)", name);
     if (strcmp(c->tag, "float") != 0 && strcmp(c->tag, "integer") != 0)
         return rs_mts_fail(m, c, "%s: expected a <float> (got <%s>)", name, c->tag);
     const char* v = value_of(m, c, name);
