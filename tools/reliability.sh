@@ -49,11 +49,11 @@ else
 fi
 
 # 2. fuzzing: the scene loader (half the time), the checkpoint reader, the command line, the
-# four image decoders and the glTF importer (the other half shared), each from its corpus and
+# four image decoders and the Mitsuba, pbrt-v4 and glTF importers (the other half shared), each from its corpus and
 # past findings
 total=${FUZZ_SECONDS:-60}
-harnesses="scene checkpoint cli png jpeg hdr exr pbrt gltf"
-echo "== fuzzing for $total s: scene loader, checkpoint reader, command line, image decoders, pbrt-v4, glTF"
+harnesses="scene checkpoint cli png jpeg hdr exr mitsuba pbrt gltf"
+echo "== fuzzing for $total s: scene loader, checkpoint reader, command line, image decoders, Mitsuba, pbrt-v4, glTF"
 if [ -f build-fuzz/build.ninja ] || CC=clang CXX=clang++ meson setup build-fuzz -Dcuda=disabled -Dviewer=disabled \
         -Dfuzzing=true -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debugoptimized \
         -Dc_args=-fsanitize=fuzzer-no-link > /dev/null; then

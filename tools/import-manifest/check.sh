@@ -1,6 +1,7 @@
 #!/bin/sh
 # check.sh MANIFEST DIR [RAYSTREAM] - re-runs an import manifest (tools/import-manifest/*.tsv)
-# over local copies of its scenes: DIR/<the row's path>, or DIR/<its file name>.
+# over local copies of its scenes: DIR/<repo with / as +>/<the row's path> (a repository
+# snapshot, meshes and textures included), DIR/<the row's path>, or DIR/<its file name>.
 #
 # Renders each with `raystream render FILE --spp 4 --width 160 --height 120` on the CPU (60 s
 # limit) and prints the outcome beside the manifest's: "renders" (exit 0, an image whose mean is
@@ -16,7 +17,8 @@ total=0 ok=0 missing=0 mismatch=0
 while IFS="$(printf '\t')" read -r repo commit path outcome note; do
     case "$repo" in ''|'#'*|repo) continue ;; esac
     total=$((total + 1))
-    file="$dir/$path"
+    file="$dir/$(echo "$repo" | tr / +)/$path"
+    [ -f "$file" ] || file="$dir/$path"
     [ -f "$file" ] || file="$dir/$(basename "$path")"
     if [ ! -f "$file" ]; then
         echo "MISSING  $path"

@@ -21,6 +21,7 @@
 
 #include "host/import/gltf/gltf_load.h"
 #include "host/import/json/scene_json.h"
+#include "host/import/mitsuba/mitsuba_loader.h"
 #include "host/import/pbrt/pbrt_loader.h"
 #include "host/io/safe_file.h"
 
@@ -222,6 +223,12 @@ static int load_raystream_json(const char* path, const RsSceneLoadOptions* optio
     return rs_scene_json_load(path, options->accel, scene, files_read, err);
 }
 
+static int load_mitsuba_xml(const char* path, const RsSceneLoadOptions* options, RsScene* scene,
+                            RsFileList* files_read, RsError* err)
+{
+    return rs_mitsuba_load(path, options->accel, options->camera, scene, files_read, err);
+}
+
 static int load_pbrt(const char* path, const RsSceneLoadOptions* options, RsScene* scene, RsFileList* files_read,
                      RsError* err)
 {
@@ -238,7 +245,7 @@ static int load_gltf(const char* path, const RsSceneLoadOptions* options, RsScen
  * move the row's sniffer into its folder); a new format adds a row. */
 static const RsSceneFormat formats[] = {
     {"raystream JSON scene", {".json"}, sniff_raystream_json, load_raystream_json},
-    {"Mitsuba 3 XML scene", {".xml"}, sniff_mitsuba_xml, NULL},
+    {"Mitsuba 3 XML scene", {".xml"}, sniff_mitsuba_xml, load_mitsuba_xml},
     {"pbrt-v4 scene", {".pbrt"}, sniff_pbrt, load_pbrt},
     {"glTF 2.0 scene", {".gltf"}, sniff_gltf_json, load_gltf},
     {"binary glTF 2.0 scene", {".glb"}, sniff_glb, load_gltf},
