@@ -97,7 +97,9 @@ int rs_cmd_info(int argc, char** argv)
            RS_RAY_STATE_FIELD_COUNT);
     for (int i = 0; i < RS_RAY_STATE_FIELD_COUNT; ++i)
         printf("%s%s", i ? ", " : "", fields[i]);
-    printf("); shadow queue %d bytes in %d fields\n", (int)RS_SHADOW_STATE_BYTES_PER_RAY, RS_SHADOW_STATE_FIELD_COUNT);
+    printf("); shadow queue %d bytes in %d fields; the instance fields (16 bytes each) only for scenes with "
+           "instances\n",
+           (int)RS_SHADOW_STATE_BYTES_PER_RAY, RS_SHADOW_STATE_FIELD_COUNT);
     printf("dead-ray strategies:\n");
     for (int d = 0; d < RS_DEADRAY_COUNT; ++d)
         printf("  %-14s %-10s %s\n", rs_deadray_name((RsDeadRay)d),

@@ -22,6 +22,7 @@
 
 #include "host/import/json/json_light.h"
 #include "host/import/json/json_material.h"
+#include "host/import/json/json_object.h"
 #include "host/import/json/json_reader.h"
 #include "host/import/mesh/mesh_import.h"
 #include "host/io/safe_file.h"
@@ -407,8 +408,11 @@ static int read_shape(const RsJsonReader* r, const cJSON* node, const char* path
         free(prefix);
         return status;
     }
+    if (strcmp(type, "instance") == 0)
+        return rs_json_read_instance(r, node, path, read_transform);
     rs_json_join_key(where, path, "type");
-    return rs_json_fail(r, where, "must be one of \"sphere\", \"quad\", \"triangle\", \"mesh\" (got \"%s\")", type);
+    return rs_json_fail(r, where, "must be one of \"sphere\", \"quad\", \"triangle\", \"mesh\", \"instance\" (got \"%s\")",
+                        type);
 }
 
 static int read_array(const RsJsonReader* r, const cJSON* root, const char* key,
@@ -430,10 +434,10 @@ static int read_array(const RsJsonReader* r, const cJSON* root, const char* key,
     return 0;
 }
 
-static int read_root(const RsJsonReader* r, const cJSON* root)
+static int read_root(RsJsonReader* r, const cJSON* root)
 {
-    static const char* const keys[] = {"version", "camera", "render", "environment", "materials", "shapes", "lights",
-                                       NULL};
+    static const char* const keys[] = {"version", "camera", "render", "environment", "materials", "objects", "shapes",
+                                       "lights", NULL};
     if (!cJSON_IsObject(root))
         return rs_json_fail(r, "", "a scene must be a JSON object");
     if (rs_json_check_keys(r, root, "", keys))
@@ -458,7 +462,8 @@ static int read_root(const RsJsonReader* r, const cJSON* root)
     const cJSON* env = cJSON_GetObjectItemCaseSensitive(root, "environment");
     if (env && read_environment(r, env))
         return -1;
-    if (read_array(r, root, "materials", rs_json_read_material) || read_array(r, root, "shapes", read_shape))
+    if (read_array(r, root, "materials", rs_json_read_material) || rs_json_read_objects(r, root, read_shape) ||
+        read_array(r, root, "shapes", read_shape))
         return -1;
     if (cJSON_GetObjectItemCaseSensitive(root, "lights") && read_array(r, root, "lights", rs_json_read_light))
         return -1;
@@ -551,7 +556,7 @@ int rs_scene_json_load(const char* path, const RsAccelOptions* accel, RsScene* s
     }
     free(text);
 
-    RsJsonReader r = {path, strdup(path), scene, err, files_read};
+    RsJsonReader r = {path, strdup(path), scene, err, files_read, NULL, 0};
     scene->file = strdup(path);
     int status = -1;
     if (r.dir && scene->file) {
@@ -567,6 +572,7 @@ int rs_scene_json_load(const char* path, const RsAccelOptions* accel, RsScene* s
         rs_error_set(err, "%s: out of memory", path);
     }
     free(r.dir);
+    rs_json_objects_free(&r);
     cJSON_Delete(root);
     if (status)
         rs_scene_free(scene);

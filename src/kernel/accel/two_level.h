@@ -1,0 +1,106 @@
+/* two_level.h - traversal of a scene with instances: the world's own structure, then a binary
+ * TLAS over the instances whose leaves each descend into one object's BLAS in object space.
+ *
+ * Shared header (gcc C11, g++, nvcc); accel.h calls it only for scenes that have instances
+ * (RS_ACCEL_INSTANCES), so a scene without any runs exactly the flat code. The TLAS uses the
+ * bvh2 node layout with one instance per leaf child (count 1, ref = the instance), walked as
+ * bvh2.h walks its nodes with its own small stack; the BLAS is of the scene's kind (bvh2 or
+ * bvh8, the latter with the caller's bvh8 stack, which the TLAS never touches, so the two depths
+ * never add up). A hit is (instance, primitive): `skip` names the primitive a ray leaves and
+ * `skip_instance` its instance (RS_NO_HIT for the world), so a ray leaving a triangle of one
+ * instance can still hit the same triangle of another. t is comparable across instances because
+ * the object-space direction is the transformed, unnormalised world direction (instance.h).
+ */
+#ifndef RS_KERNEL_ACCEL_TWO_LEVEL_H
+#define RS_KERNEL_ACCEL_TWO_LEVEL_H
+
+#include "kernel/accel/instance.h"
+
+/* `wide`: the BLAS are bvh8 (else bvh2). Traverses instance `index`'s BLAS for the part of the ray nearer than hit->t; on a nearer hit
+ * records it (and the instance) and returns 1. */
+RS_FN int rs_instance_trace(int wide, const RsInstanceView* iv, const RsCutouts* cutouts, uint32_t index,
+                            RsVec3 o, RsVec3 d, uint32_t skip, uint32_t skip_instance, int any, RsHit* hit,
+                            uint32_t* hit_instance, RsTraceStack stack)
+{
+    const RsInstance* in = &iv->instances[index];
+    RsObjectBlas ob = iv->objects[rs_instance_object(in)];
+    if (ob.node_count == 0)
+        return 0;
+    RsVec3 oo, od;
+    rs_instance_ray(in, o, d, &oo, &od);
+    uint32_t s = skip_instance == index ? skip : RS_NO_HIT;
+    RsHit h;
+    int found;
+    if (wide) {
+        RsBvh8View v = {iv->blas_bvh8 + ob.node_base, iv->blas_prims + ob.prim_base, cutouts, ob.node_count,
+                        ob.prim_count};
+        found = rs_bvh8_traverse(&v, oo, od, hit->t, s, any, &h, stack);
+    } else {
+        RsBvh2View v = {iv->blas_bvh2 + ob.node_base, iv->blas_prims + ob.prim_base, cutouts, ob.node_count,
+                        ob.prim_count};
+        found = rs_bvh2_traverse(&v, oo, od, hit->t, s, any, &h);
+    }
+    if (!found)
+        return 0;
+    *hit = h;
+    *hit_instance = index;
+    return 1;
+}
+
+/* The TLAS walk: hit and *hit_instance hold what the world's structure found (or a miss with
+ * hit->t = tmax); instances nearer than that replace it. Returns 1 when anything was hit
+ * (any-hit: as soon as something is). */
+RS_FN int rs_tlas_traverse(int wide, const RsInstanceView* iv, const RsCutouts* cutouts, RsVec3 o, RsVec3 d,
+                           uint32_t skip, uint32_t skip_instance, int any, RsHit* hit, uint32_t* hit_instance,
+                           RsTraceStack stack)
+{
+    if (iv->tlas_node_count == 0)
+        return hit->prim != RS_NO_HIT;
+    RsVec3 inv_d = rs_safe_inverse(d);
+    RsVec3 o_inv = rs_mul(o, inv_d);
+    uint32_t todo[RS_BVH2_MAX_DEPTH];
+    int sp = 0;
+    uint32_t node = 0;
+    for (;;) {
+        const RsBvh2Node* n = &iv->tlas[node];
+        RsFloat4 lo_l = n->lo_left, hi_l = n->hi_left, lo_r = n->lo_right, hi_r = n->hi_right;
+        float t_l, t_r;
+        int hit_l = rs_intersect_box(lo_l, hi_l, inv_d, o_inv, 0.0f, hit->t, &t_l);
+        int hit_r = rs_intersect_box(lo_r, hi_r, inv_d, o_inv, 0.0f, hit->t, &t_r);
+        uint32_t ref_l = rs_float_as_uint(lo_l.w), ref_r = rs_float_as_uint(hi_l.w);
+        uint32_t count_l = rs_float_as_uint(lo_r.w), count_r = rs_float_as_uint(hi_r.w);
+        hit_r = hit_r && (count_r | ref_r) != 0; /* a single instance's root has no right child */
+        /* the nearer leaf first, so that the farther one is culled by its hit */
+        int swap = hit_l && hit_r && count_l != 0 && count_r != 0 && t_r < t_l;
+        for (int k = 0; k < 2; ++k) {
+            int right = k ^ swap;
+            if (!(right ? hit_r : hit_l) || (right ? count_r : count_l) == 0)
+                continue;
+            if (right ? t_r >= hit->t : t_l >= hit->t) {
+                if (right) hit_r = 0; else hit_l = 0;
+                continue;
+            }
+            if (rs_instance_trace(wide, iv, cutouts, right ? ref_r : ref_l, o, d, skip, skip_instance, any, hit,
+                                  hit_instance, stack) && any)
+                return 1;
+            if (right) hit_r = 0; else hit_l = 0;
+        }
+        if (hit_l && hit_r) {
+            uint32_t near_ref = t_l <= t_r ? ref_l : ref_r;
+            uint32_t far_ref = t_l <= t_r ? ref_r : ref_l;
+            todo[sp++] = far_ref;
+            node = near_ref;
+        } else if (hit_l) {
+            node = ref_l;
+        } else if (hit_r) {
+            node = ref_r;
+        } else {
+            if (sp == 0)
+                break;
+            node = todo[--sp];
+        }
+    }
+    return hit->prim != RS_NO_HIT;
+}
+
+#endif /* RS_KERNEL_ACCEL_TWO_LEVEL_H */
