@@ -1,6 +1,6 @@
 /* test_instancing.c - a scene with instances renders as its flattened twin does (render suite).
  *
- *   test_instancing [cuda]
+ *   test_instancing SCENE.json [cuda]
  *
  * The scene of instance_scene.h (rotated, non-uniformly scaled and mirrored instances of a
  * textured mesh with vertex normals, and two instanced lamps) against the same triangles added
@@ -11,13 +11,16 @@
  * count give the same image bit for bit; the grid flattens it with a warning; and a scene
  * without instances forced through the two-level path (--two-level) gives its flat image bit for
  * bit. With "cuda" (gpu suite), the GPU image of the scene with instances is compared with the
- * CPU's (exit 77 without a device).
+ * CPU's (exit 77 without a device). SCENE.json (tests/data/instancing/instances.json) checks
+ * the JSON form: its objects and instances arrive as such (not copied), and it renders as the
+ * grid's flattened copy of it does.
  * Host C11.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "host/import/json/scene_json.h"
 #include "tests/render/instancing/instance_scene.h"
 #include "tests/render/render_util.h"
 #include "tests/test.h"
@@ -94,12 +97,51 @@ static void check_scene_shape(const RsScene* inst, const RsScene* twin)
           inst->two_level.blas_prim_count, twin->prims.count);
 }
 
+/* The JSON scene: objects and instances as such (not copied), and the same image as the grid's
+ * flattened copy of it within rounding. */
+static void json_scene(const char* path, RsBackendConfig cfg)
+{
+    RsScene s, flat;
+    RsError err = {{0}};
+    RsAccelOptions bvh = rs_accel_options_default(), grid = rs_accel_options_default();
+    bvh.kind = RS_ACCEL_BVH2;
+    grid.kind = RS_ACCEL_GRID;
+    if (rs_scene_load_json(path, &bvh, &s, &err)) {
+        CHECK(0, "%s", err.message);
+        return;
+    }
+    if (rs_scene_load_json(path, &grid, &flat, &err)) {
+        CHECK(0, "%s", err.message);
+        rs_scene_free(&s);
+        return;
+    }
+    CHECK(s.objects.count == 3 && s.instances.count == 4, "%s: %zu objects, %zu instances", path, s.objects.count,
+          s.instances.count);
+    CHECK(s.prims.count == 2 && s.object_prims.count == 6, "%s: %zu world and %zu object primitives", path,
+          s.prims.count, s.object_prims.count);
+    CHECK(s.light_count == flat.light_count && s.light_count == 3, "%s: %u lights (flattened: %u)", path,
+          s.light_count, flat.light_count);
+    RsFloat4* a = render(&s, cfg);
+    RsFloat4* b = render(&flat, cpu_config(RS_DEADRAY_STENCIL, 2, 0));
+    if (a && b)
+        compare("JSON scene: instances against the grid's flattened copy", a, b, 0.02, 0.05);
+    free(a);
+    free(b);
+    rs_scene_free(&s);
+    rs_scene_free(&flat);
+}
+
 int main(int argc, char** argv)
 {
     RsBackendConfig gpu;
     int cuda;
-    if (!test_backend(argc, argv, 1, "test_instancing", &gpu, &cuda))
+    if (argc < 2) {
+        fprintf(stderr, "usage: test_instancing SCENE.json [cuda]\n");
+        return 2;
+    }
+    if (!test_backend(argc, argv, 2, "test_instancing", &gpu, &cuda))
         return RS_TEST_SKIP;
+    json_scene(argv[1], cuda ? gpu : cpu_config(RS_DEADRAY_STENCIL, 2, 0));
     RsBackendConfig cpu = cpu_config(RS_DEADRAY_STENCIL, 2, 0);
     uint32_t kinds[2] = {RS_ACCEL_BVH2, RS_ACCEL_BVH8};
     for (int k = 0; k < 2; ++k) {
