@@ -41,6 +41,13 @@ static int describe_scene(const char* path, const RsAccelOptions* base)
             snprintf(sah, sizeof sah, kind == RS_ACCEL_GRID ? "-" : "%.2f", st->sah_cost);
             printf("%-10s %9.3f %10s %9u %9u %10llu %7u %10.1f\n", name, st->build_seconds, sah, st->nodes,
                    st->leaves, (unsigned long long)st->references, st->depth, (double)st->bytes / 1048576.0);
+            RsSceneAccelBytes m = rs_scene_accel_bytes(&scene);
+            if (m.instance_count) /* the row above is the world's own structure */
+                printf("  two-level: %u instances of %u objects in %.3f s: BLAS %.3f MiB (depth %u), TLAS %.3f MiB "
+                       "(depth %u), instance records %.3f MiB\n",
+                       m.instance_count, m.object_count, scene.two_level.build_seconds, m.blas / 1048576.0,
+                       scene.two_level.blas_depth, m.tlas / 1048576.0, scene.two_level.tlas_depth,
+                       m.instances / 1048576.0);
         }
     }
     printf("SAH cost: bvh2 counts 1 per node and per primitive test, bvh8 1 per node and 0.3 per\n"
@@ -66,10 +73,11 @@ int rs_cmd_info(int argc, char** argv)
     RsAccelOptions accel = rs_accel_options_default();
     for (int i = 0; i < argc; ++i) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("usage: raystream info [SCENE] [--threads N] [--sah-bins N]\n\n"
+            printf("usage: raystream info [SCENE] [--threads N] [--sah-bins N] [--two-level]\n\n"
                    "Prints the version, the build configuration and the devices raystream can render on.\n"
                    "With a scene, builds every acceleration structure over it and prints its build time,\n"
-                   "SAH cost, node count and memory, and the light tree's build time.\n");
+                   "SAH cost, node count and memory, and the light tree's build time; a scene with\n"
+                   "instances (or --two-level) also its BLAS, TLAS and instance records.\n");
             return RS_EXIT_OK;
         }
         uint64_t n;
@@ -77,6 +85,8 @@ int rs_cmd_info(int argc, char** argv)
             if (rs_cli_uint("--threads", argv[++i], 1, 1024, &n))
                 return RS_EXIT_USAGE;
             accel.threads = (uint32_t)n;
+        } else if (strcmp(argv[i], "--two-level") == 0) {
+            accel.two_level = 1;
         } else if (strcmp(argv[i], "--sah-bins") == 0 && i + 1 < argc) {
             if (rs_cli_uint("--sah-bins", argv[++i], 2, 64, &n))
                 return RS_EXIT_USAGE;

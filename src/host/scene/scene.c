@@ -383,6 +383,18 @@ int rs_scene_flatten_instance(RsScene* scene, const RsSceneInstance* instance, R
     return 0;
 }
 
+RsSceneAccelBytes rs_scene_accel_bytes(const RsScene* scene)
+{
+    RsSceneAccelBytes b;
+    b.world = scene->accel.stats.bytes;
+    b.blas = scene->two_level.blas_bytes;
+    b.tlas = scene->two_level.tlas_bytes;
+    b.instances = scene->two_level.instance_bytes;
+    b.instance_count = scene->two_level.view.instance_count;
+    b.object_count = scene->two_level.view.object_count;
+    return b;
+}
+
 const RsPrim* rs_scene_view_prims(const RsScene* scene, uint32_t* count)
 {
     if (scene->view_prims.count) {

@@ -169,6 +169,15 @@ int32_t rs_scene_begin_object(RsScene* scene, RsError* err);
 int rs_scene_end_object(RsScene* scene, RsError* err);
 int rs_scene_add_instance(RsScene* scene, uint32_t object, const RsTransform* to_world, RsError* err);
 
+/* What a built scene's structure takes on a device, by part: the world's own structure, the
+ * objects' BLAS (nodes and trace primitives), the TLAS and the instance and object records. */
+typedef struct RsSceneAccelBytes {
+    uint64_t world, blas, tlas, instances;
+    uint32_t instance_count, object_count;
+} RsSceneAccelBytes;
+
+RsSceneAccelBytes rs_scene_accel_bytes(const RsScene* scene);
+
 /* The primitives per-ray code sees (view_prims, or prims for a scene without instances). */
 const RsPrim* rs_scene_view_prims(const RsScene* scene, uint32_t* count);
 

@@ -7,7 +7,11 @@
  * transforms the ray into every instance's object space the way traversal does and tests every
  * primitive: the same t to the bit, the same instance and primitive (up to ties at equal t);
  * rays that leave a primitive of one instance still hit the same primitive of another; any-hit
- * agrees; and the TLAS reaches every instance. Host C11.
+ * agrees; and the TLAS reaches every instance. Built again with RS_TEST_GPU as test_gpu_two_level
+ * (gpu suite; exit 77 without a device), it also traces the rays on the GPU with the trace
+ * kernels' code and stack placement: the same t within 1e-5 relative (nvcc fuses the triangle
+ * test's multiply-adds, so its t differs by rounding), the same hit or miss and any-hit verdict,
+ * the same instance and primitive but at near-ties. Host C11.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +21,10 @@
 #include "kernel/sampling/rng.h"
 #include "kernel/sampling/warp.h"
 #include "tests/test.h"
+#ifdef RS_TEST_GPU
+#include "host/backend/backend.h"
+#include "tests/gpu/accel_probe_kernel.h"
+#endif
 
 static float rnd(uint32_t* state)
 {
@@ -127,6 +135,52 @@ static BruteHit brute(const RsSceneView* v, RsVec3 o, RsVec3 d, float tmax, uint
     return best;
 }
 
+#ifdef RS_TEST_GPU
+/* The GPU's traversal of random rays against the CPU's brute force, within rounding. */
+static void gpu_check(const RsSceneView* v, uint32_t seed, int rays)
+{
+    RsFloat4* o = malloc(rays * sizeof *o);
+    RsFloat4* d = malloc(rays * sizeof *d);
+    RsFloat4* closest = malloc(rays * sizeof *closest);
+    uint32_t* inst = malloc(rays * sizeof *inst);
+    uint32_t* any = malloc(rays * sizeof *any);
+    RsVec3 lo = rs_xyz(v->bounds_lo), size = rs_sub(rs_xyz(v->bounds_hi), lo);
+    uint32_t st = seed * 31u + 5u;
+    for (int i = 0; i < rays; ++i) {
+        o[i] = rs_pack(rs_add(lo, rs_mul(size, rnd_vec(&st, -0.2f, 1.2f))), i % 5 == 0 ? 0.5f * rs_length(size) : RS_INFINITY);
+        const RsInstance* in = &v->accel.inst.instances[(uint32_t)(rnd(&st) * v->accel.inst.instance_count) %
+                                                        v->accel.inst.instance_count];
+        RsVec3 c = rs_vec3(in->to_world[0].w, in->to_world[1].w, in->to_world[2].w);
+        RsVec3 dir = i % 2 ? rs_sample_uniform_sphere(rnd(&st), rnd(&st)) : rs_sub(c, rs_xyz(o[i]));
+        d[i] = rs_pack(rs_length(dir) > 0.0f ? rs_normalize(dir) : rs_vec3(1.0f, 0.0f, 0.0f), 0.0f);
+    }
+    gpu_trace_rays_instanced(&v->accel, o, d, (uint32_t)rays, closest, inst, any);
+    uint32_t bad = 0, ties = 0, hits = 0;
+    for (int i = 0; i < rays; ++i) {
+        BruteHit b = brute(v, rs_xyz(o[i]), rs_xyz(d[i]), o[i].w, RS_NO_HIT, RS_NO_HIT);
+        uint32_t prim = rs_float_as_uint(closest[i].w);
+        float tol = 1e-5f * (fabsf(b.t) + 1e-3f);
+        int near_tmax = fabsf(b.t - o[i].w) <= tol || fabsf(closest[i].x - o[i].w) <= tol;
+        int ok = near_tmax || ((prim == RS_NO_HIT) == (b.prim == RS_NO_HIT) &&
+                               (b.prim == RS_NO_HIT || fabsf(closest[i].x - b.t) <= tol));
+        ok = ok && (near_tmax || any[i] == (b.prim != RS_NO_HIT));
+        hits += b.prim != RS_NO_HIT;
+        if (ok && b.prim != RS_NO_HIT && (prim != b.prim || inst[i] != b.instance))
+            ties++; /* another primitive at the same t within rounding */
+        if (!ok && ++bad <= 5)
+            CHECK(0, "GPU ray %d: t %.9g prim %u instance %u any %u, brute force t %.9g prim %u instance %u", i,
+                  closest[i].x, prim, inst[i], any[i], b.t, b.prim, b.instance);
+    }
+    printf("  GPU: %d rays, %u hits, %u near-ties naming another primitive, %u mismatches\n", rays, hits, ties, bad);
+    CHECK(ties * 100 <= hits + 100, "GPU: %u of %u hits name another primitive than brute force", ties, hits);
+    free(o);
+    free(d);
+    free(closest);
+    free(inst);
+    free(any);
+}
+#endif
+
 static void run(uint32_t seed, uint32_t kind, int splits, int objects, int per_object, int instances, int rays)
 {
     RsScene s;
@@ -193,6 +247,9 @@ static void run(uint32_t seed, uint32_t kind, int splits, int objects, int per_o
         CHECK(hit.t == b2.t, "ray %d continued: t %.9g against %.9g", i, hit.t, b2.t);
         self_cases += b2.prim == b.prim && b2.instance != b.instance && b2.prim != RS_NO_HIT;
     }
+#ifdef RS_TEST_GPU
+    gpu_check(&v, seed, rays);
+#endif
     uint32_t reached = 0;
     for (uint32_t k = 0; k < v.accel.inst.instance_count; ++k)
         reached += seen[k] > 0;
@@ -208,6 +265,12 @@ static void run(uint32_t seed, uint32_t kind, int splits, int objects, int per_o
 
 int main(void)
 {
+#ifdef RS_TEST_GPU
+    if (!rs_cuda_built() || rs_cuda_device_count() <= 0) {
+        printf("test_gpu_two_level: no CUDA device, skipped\n");
+        return RS_TEST_SKIP;
+    }
+#endif
     for (int splits = 0; splits < 2; ++splits) {
         run(1, RS_ACCEL_BVH2, splits, 3, 40, 25, 4000);
         run(2, RS_ACCEL_BVH8, splits, 3, 40, 25, 4000);
