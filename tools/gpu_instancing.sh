@@ -27,7 +27,7 @@ rs=build-gpu/raystream
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$res/nvidia-smi.txt"
 
 echo "== gpu tests"
-meson test -C build-gpu test_gpu_instancing test_gpu_two_level test_gpu_accel test_gpu_render --print-errorlogs > "$res/gpu-tests.log" 2>&1
+meson test -C build-gpu test_gpu_instancing test_gpu_two_level test_gpu_self_hits test_gpu_accel test_gpu_render --print-errorlogs > "$res/gpu-tests.log" 2>&1
 grep -E "^ *[0-9]+/|^Ok|^Fail" "$res/gpu-tests.log"
 meson test -C build-gpu test_two_level test_instancing --print-errorlogs > "$res/cpu-tests.log" 2>&1
 grep -E "^ *[0-9]+/|^Ok|^Fail" "$res/cpu-tests.log"

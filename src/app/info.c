@@ -22,8 +22,12 @@ static int describe_scene(const char* path, const RsAccelOptions* base)
         rs_cli_error("%s", err.message);
         return RS_EXIT_FAILURE;
     }
-    printf("\n%s: %zu primitives, %u materials, %u lights\n", path, scene.prims.count,
-           (unsigned)scene.materials.count, scene.light_count);
+    printf("\n%s: %zu primitives, %u materials, %u lights", path, scene.prims.count, (unsigned)scene.materials.count,
+           scene.light_count);
+    if (scene.instances.count)
+        printf("; %zu objects of %zu primitives placed by %zu instances", scene.objects.count, scene.object_prims.count,
+               scene.instances.count);
+    printf("\n");
     printf("%-10s %9s %10s %9s %9s %10s %7s %10s\n", "accel", "build s", "SAH cost", "nodes", "leaves",
            "refs", "depth", "MiB");
     for (uint32_t kind = 0; kind < RS_ACCEL_COUNT; ++kind) {

@@ -132,7 +132,8 @@ static int build_tlas(RsTwoLevel* t, const RsInstance* instances, uint32_t count
         t->bounds_lo = rs_vmin(t->bounds_lo, lo);
         t->bounds_hi = rs_vmax(t->bounds_hi, hi);
     }
-    if (used == 0) {
+    if (used <= 1) { /* none, or one: entered directly (instance.h, root_instance) */
+        t->view.root_instance = used ? which[0] : RS_NO_HIT;
         free(boxes);
         free(which);
         return 0;
@@ -160,8 +161,8 @@ static int build_tlas(RsTwoLevel* t, const RsInstance* instances, uint32_t count
             stack[sp++] = bin.nodes[n].left;
         }
     }
-    uint32_t node_count = interior ? interior : 1;
-    t->tlas = flat && stack ? rs_alloc_aligned(node_count, sizeof(RsBvh2Node), 64) : NULL;
+    uint32_t node_count = interior;
+    t->tlas = flat && stack && interior ? rs_alloc_aligned(node_count, sizeof(RsBvh2Node), 64) : NULL;
     if (!t->tlas) {
         free(flat);
         free(stack);
@@ -169,22 +170,24 @@ static int build_tlas(RsTwoLevel* t, const RsInstance* instances, uint32_t count
         rs_binary_bvh_free(&bin);
         return rs_error_set(err, "out of memory: TLAS over %u instances", used);
     }
-    /* a leaf child: count 1, ref the instance; an absent child (a single instance's root):
-     * count 0 and ref 0, which two_level.h never enters (no interior child is the root) */
+    /* two or more instances, one per leaf: the root is interior; a leaf child has count 1 and
+     * names the instance */
+    int bad_leaf = 0;
     for (uint32_t n = 0; n < bin.node_count; ++n) {
         const RsBinaryNode* b = &bin.nodes[n];
-        if (b->count && !(n == 0 && interior == 0))
+        if (b->count)
             continue;
-        const RsBinaryNode* l = interior ? &bin.nodes[b->left] : b;
-        const RsBinaryNode* r = interior ? &bin.nodes[b->right] : NULL;
-        RsBvh2Node out;
+        const RsBinaryNode* l = &bin.nodes[b->left];
+        const RsBinaryNode* r = &bin.nodes[b->right];
+        bad_leaf |= l->count > 1 || r->count > 1;
         uint32_t l_ref = l->count ? which[bin.refs[l->first]] : flat[b->left];
+        uint32_t r_ref = r->count ? which[bin.refs[r->first]] : flat[b->right];
+        RsBvh2Node out;
         out.lo_left = rs_pack(l->lo, rs_uint_as_float(l_ref));
-        out.lo_right = rs_pack(r ? r->lo : rs_vec3_splat(0.0f), rs_uint_as_float(l->count ? 1u : 0u));
-        uint32_t r_ref = !r ? 0u : r->count ? which[bin.refs[r->first]] : flat[b->right];
         out.hi_left = rs_pack(l->hi, rs_uint_as_float(r_ref));
-        out.hi_right = rs_pack(r ? r->hi : rs_vec3_splat(0.0f), rs_uint_as_float(r && r->count ? 1u : 0u));
-        t->tlas[interior ? flat[n] : 0] = out;
+        out.lo_right = rs_pack(r->lo, rs_uint_as_float(l->count ? 1u : 0u));
+        out.hi_right = rs_pack(r->hi, rs_uint_as_float(r->count ? 1u : 0u));
+        t->tlas[flat[n]] = out;
     }
     t->view.tlas = t->tlas;
     t->view.tlas_node_count = node_count;
@@ -193,7 +196,7 @@ static int build_tlas(RsTwoLevel* t, const RsInstance* instances, uint32_t count
     free(stack);
     free(which);
     rs_binary_bvh_free(&bin);
-    return 0;
+    return bad_leaf ? rs_error_set(err, "internal error: a TLAS leaf holds more than one instance") : 0;
 }
 
 int rs_two_level_build(const RsPrim* prims, const uint32_t* ranges, uint32_t object_count, const RsInstance* instances,
@@ -203,6 +206,7 @@ int rs_two_level_build(const RsPrim* prims, const uint32_t* ranges, uint32_t obj
     double t0 = rs_clock_seconds();
     if (opt->kind != RS_ACCEL_BVH2 && opt->kind != RS_ACCEL_BVH8)
         return rs_error_set(err, "instances need a BVH (bvh2 or bvh8)");
+    out->view.root_instance = RS_NO_HIT;
     out->bounds_lo = rs_vec3_splat(INFINITY);
     out->bounds_hi = rs_vec3_splat(-INFINITY);
     out->objects = calloc(object_count ? object_count : 1, sizeof *out->objects);

@@ -104,6 +104,12 @@ RS_FN int rs_accel_any(uint32_t kind, const RsAccelView* a, RsVec3 o, RsVec3 d, 
     }
 }
 
+/* Whether the world's own structure (beside the instances) is empty. */
+RS_FN int rs_accel_world_empty(uint32_t kind, const RsAccelView* a)
+{
+    return ((kind & RS_ACCEL_KIND_MASK) == RS_ACCEL_BVH8 ? a->bvh8.node_count : a->bvh2.node_count) == 0;
+}
+
 /* Closest hit in a scene with instances: the world's structure, then the TLAS. `skip` and
  * `skip_instance` name the primitive the ray leaves; *hit_instance gets the instance hit
  * (RS_NO_HIT: world geometry, or a miss). */
@@ -114,15 +120,19 @@ RS_FN int rs_accel_closest_instanced(uint32_t kind, const RsAccelView* a, RsVec3
     int wide = (kind & RS_ACCEL_KIND_MASK) == RS_ACCEL_BVH8;
     const RsCutouts* cut = (kind & RS_ACCEL_NO_CUTOUTS) ? 0 : a->bvh2.cutouts;
     *hit_instance = RS_NO_HIT;
-    rs_accel_closest(kind & ~RS_ACCEL_INSTANCES, a, o, d, tmax, skip_instance == RS_NO_HIT ? skip : RS_NO_HIT, hit,
-                     stack);
+    if (rs_accel_world_empty(kind, a)) /* --two-level, or a scene of instances only */
+        rs_hit_init(hit, tmax);
+    else
+        rs_accel_closest(kind & ~RS_ACCEL_INSTANCES, a, o, d, tmax, skip_instance == RS_NO_HIT ? skip : RS_NO_HIT, hit,
+                         stack);
     return rs_tlas_traverse(wide, &a->inst, cut, o, d, skip, skip_instance, 0, hit, hit_instance, stack);
 }
 
 RS_FN int rs_accel_any_instanced(uint32_t kind, const RsAccelView* a, RsVec3 o, RsVec3 d, float tmax, uint32_t skip,
                                  uint32_t skip_instance, RsTraceStack stack)
 {
-    if (rs_accel_any(kind & ~RS_ACCEL_INSTANCES, a, o, d, tmax, skip_instance == RS_NO_HIT ? skip : RS_NO_HIT, stack))
+    if (!rs_accel_world_empty(kind, a) &&
+        rs_accel_any(kind & ~RS_ACCEL_INSTANCES, a, o, d, tmax, skip_instance == RS_NO_HIT ? skip : RS_NO_HIT, stack))
         return 1;
     int wide = (kind & RS_ACCEL_KIND_MASK) == RS_ACCEL_BVH8;
     const RsCutouts* cut = (kind & RS_ACCEL_NO_CUTOUTS) ? 0 : a->bvh2.cutouts;

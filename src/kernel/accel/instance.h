@@ -57,7 +57,9 @@ typedef struct RsInstanceView {
     const RsBvh2Node* blas_bvh2;  /* every object's nodes, object after object */
     const RsBvh8Node* blas_bvh8;
     const RsPrim* blas_prims;     /* every object's trace primitives */
-    uint32_t tlas_node_count, instance_count, object_count, pad_;
+    uint32_t tlas_node_count, instance_count, object_count;
+    uint32_t root_instance; /* a TLAS of one instance is no tree: tlas_node_count 0, and this names
+                               it (RS_NO_HIT: none, or a tree) */
 } RsInstanceView;
 
 RS_FN uint32_t rs_instance_object(const RsInstance* in) { return in->meta.x; }

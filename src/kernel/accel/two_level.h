@@ -54,8 +54,13 @@ RS_FN int rs_tlas_traverse(int wide, const RsInstanceView* iv, const RsCutouts* 
                            uint32_t skip, uint32_t skip_instance, int any, RsHit* hit, uint32_t* hit_instance,
                            RsTraceStack stack)
 {
-    if (iv->tlas_node_count == 0)
+    if (iv->tlas_node_count == 0) {
+        if (iv->root_instance != RS_NO_HIT &&
+            rs_instance_trace(wide, iv, cutouts, iv->root_instance, o, d, skip, skip_instance, any, hit, hit_instance,
+                              stack) && any)
+            return 1;
         return hit->prim != RS_NO_HIT;
+    }
     RsVec3 inv_d = rs_safe_inverse(d);
     RsVec3 o_inv = rs_mul(o, inv_d);
     uint32_t todo[RS_BVH2_MAX_DEPTH];
@@ -69,7 +74,6 @@ RS_FN int rs_tlas_traverse(int wide, const RsInstanceView* iv, const RsCutouts* 
         int hit_r = rs_intersect_box(lo_r, hi_r, inv_d, o_inv, 0.0f, hit->t, &t_r);
         uint32_t ref_l = rs_float_as_uint(lo_l.w), ref_r = rs_float_as_uint(hi_l.w);
         uint32_t count_l = rs_float_as_uint(lo_r.w), count_r = rs_float_as_uint(hi_r.w);
-        hit_r = hit_r && (count_r | ref_r) != 0; /* a single instance's root has no right child */
         /* the nearer leaf first, so that the farther one is culled by its hit */
         int swap = hit_l && hit_r && count_l != 0 && count_r != 0 && t_r < t_l;
         for (int k = 0; k < 2; ++k) {
