@@ -80,6 +80,11 @@ int rs_two_level_build(const RsPrim* prims, const uint32_t* ranges, uint32_t obj
                        uint32_t instance_count, const RsAccelOptions* opt, RsTwoLevel* out, RsError* err);
 void rs_two_level_free(RsTwoLevel* t);
 
+/* The world box of instance `in` of an object whose box is [lo, hi]: the box's corners through
+ * to_world, rounded out and padded for traversal's float transform (exact for an identity).
+ * The scene's bounds with instances are made of these, whichever the structure. */
+void rs_instance_world_box(const RsInstance* in, RsVec3 lo, RsVec3 hi, RsVec3* out_lo, RsVec3* out_hi);
+
 /* Trace primitives (src/kernel/accel/trace_hit.h) for refs[0..n): copies of the scene primitives with
  * a.w naming their scene index. NULL when out of memory. */
 RsPrim* rs_trace_prims_make(const RsPrim* prims, const uint32_t* refs, uint32_t n);

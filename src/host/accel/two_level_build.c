@@ -79,7 +79,7 @@ static int append_blas(RsTwoLevel* t, const RsAccel* a, uint32_t first, RsObject
 }
 
 /* The world box of an object box under to_world: its eight corners in double, rounded out. */
-static void instance_box(const RsInstance* in, RsVec3 lo, RsVec3 hi, RsVec3* out_lo, RsVec3* out_hi)
+void rs_instance_world_box(const RsInstance* in, RsVec3 lo, RsVec3 hi, RsVec3* out_lo, RsVec3* out_hi)
 {
     if (rs_instance_flags(in) & RS_INSTANCE_IDENTITY) { /* rays pass untransformed: the box as it is */
         *out_lo = lo;
@@ -124,7 +124,7 @@ static int build_tlas(RsTwoLevel* t, const RsInstance* instances, uint32_t count
         if (t->objects[object].node_count == 0)
             continue; /* an empty object is never hit */
         RsVec3 lo, hi;
-        instance_box(&instances[i], obj_lo[object], obj_hi[object], &lo, &hi);
+        rs_instance_world_box(&instances[i], obj_lo[object], obj_hi[object], &lo, &hi);
         boxes[used].a = rs_pack(lo, 0.0f);
         boxes[used].b = rs_pack(hi, 0.0f);
         boxes[used].c = rs_float4(0.0f, 0.0f, 0.0f, rs_uint_as_float(RS_PRIM_BOX));

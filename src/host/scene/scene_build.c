@@ -12,7 +12,7 @@
 #include "host/scene/scene.h"
 
 /* The instance record of `to_world` placing object `object` (kernel/accel/instance.h). */
-static RsInstance instance_record(const RsTransform* t, uint32_t object)
+static RsInstance instance_record(const RsTransform* t, uint32_t object, int spheres)
 {
     double m[3][4], inv[3][4];
     for (int r = 0; r < 3; ++r)
@@ -37,7 +37,8 @@ static RsInstance instance_record(const RsTransform* t, uint32_t object)
             identity &= t->m[r][c] == (r == c ? 1.0f : 0.0f);
     }
     float scale = rs_length(rs_vec3(t->m[0][0], t->m[1][0], t->m[2][0]));
-    uint32_t flags = (identity ? RS_INSTANCE_IDENTITY : 0u) | (det < 0.0 ? RS_INSTANCE_MIRROR : 0u);
+    uint32_t flags = (identity ? RS_INSTANCE_IDENTITY : 0u) | (det < 0.0 ? RS_INSTANCE_MIRROR : 0u) |
+                     (spheres && scale != 1.0f ? RS_INSTANCE_RESCALE : 0u);
     in.meta = rs_uint4(object, RS_NO_LIGHT, flags, rs_float_as_uint(scale));
     return in;
 }
@@ -85,6 +86,30 @@ static int flatten_for_grid(RsScene* scene, RsError* err)
     return status;
 }
 
+/* The instances' part of the scene's bounds, as the two-level structure has it (the union of
+ * their boxes), so that the grid's flattened copy gets the same bounds and so the same
+ * environment power and light table as bvh2 and bvh8 (lights.h). */
+static void instance_bounds(const RsScene* scene, RsVec3* lo, RsVec3* hi)
+{
+    for (size_t i = 0; i < scene->instances.count; ++i) {
+        const RsSceneObject* o = &scene->objects.data[scene->instances.data[i].object];
+        if (o->prim_count == 0)
+            continue;
+        RsVec3 olo = rs_vec3_splat(INFINITY), ohi = rs_vec3_splat(-INFINITY);
+        for (uint32_t k = 0; k < o->prim_count; ++k) {
+            RsVec3 plo, phi;
+            rs_prim_bounds(&scene->object_prims.data[o->first_prim + k], &plo, &phi);
+            olo = rs_vmin(olo, plo);
+            ohi = rs_vmax(ohi, phi);
+        }
+        RsInstance in = instance_record(&scene->instances.data[i].to_world, 0, 0);
+        RsVec3 ilo, ihi;
+        rs_instance_world_box(&in, olo, ohi, &ilo, &ihi);
+        *lo = rs_vmin(*lo, ilo);
+        *hi = rs_vmax(*hi, ihi);
+    }
+}
+
 /* The world's primitives followed by every object's, the object ranges in that numbering (the
  * world itself as one more object with --two-level), and the instance records. */
 static int prepare_instanced(RsScene* scene, int world_as_instance, RsError* err)
@@ -114,14 +139,16 @@ static int prepare_instanced(RsScene* scene, int world_as_instance, RsError* err
     }
     for (size_t i = 0; i < scene->instances.count; ++i)
         if (rs_array_push(&scene->instance_records,
-                          instance_record(&scene->instances.data[i].to_world, scene->instances.data[i].object), err))
+                          instance_record(&scene->instances.data[i].to_world, scene->instances.data[i].object,
+                                          scene->objects.data[scene->instances.data[i].object].sphere_count > 0),
+                          err))
             return -1;
     scene->world_prim_count = (uint32_t)world;
     if (world_as_instance && world) {
         RsTransform id = rs_transform_identity();
         uint32_t object = (uint32_t)scene->objects.count;
         if (rs_array_push(&scene->object_ranges, 0u, err) || rs_array_push(&scene->object_ranges, (uint32_t)world, err) ||
-            rs_array_push(&scene->instance_records, instance_record(&id, object), err))
+            rs_array_push(&scene->instance_records, instance_record(&id, object, 0), err))
             return -1;
         scene->world_prim_count = 0;
     }
@@ -160,6 +187,8 @@ int rs_scene_build(RsScene* scene, RsError* err)
     if (!two_level)
         scene->world_prim_count = prim_count;
     uint32_t world = scene->world_prim_count;
+    /* the grid's flattened instances are bounded as bvh2 and bvh8 bound them */
+    uint32_t bounded = grid && scene->instances.count ? (uint32_t)scene->prims.count : world;
     if (world) {
         if (rs_accel_build(prims, world, &scene->accel_options, &scene->accel, err))
             return -1;
@@ -167,7 +196,9 @@ int rs_scene_build(RsScene* scene, RsError* err)
         scene->accel.view.kind = scene->accel_options.kind; /* empty: no world geometry */
     }
     RsVec3 lo = rs_vec3_splat(INFINITY), hi = rs_vec3_splat(-INFINITY);
-    for (uint32_t i = 0; i < world; ++i) {
+    if (grid && scene->instances.count)
+        instance_bounds(scene, &lo, &hi);
+    for (uint32_t i = 0; i < bounded; ++i) {
         RsVec3 plo, phi;
         rs_prim_bounds(&prims[i], &plo, &phi);
         lo = rs_vmin(lo, plo);

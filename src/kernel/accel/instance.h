@@ -31,7 +31,11 @@
 
 enum {
     RS_INSTANCE_IDENTITY = 1, /* to_world is exactly the identity: rays and primitives pass unchanged */
-    RS_INSTANCE_MIRROR = 2    /* to_world's determinant is negative */
+    RS_INSTANCE_MIRROR = 2,   /* to_world's determinant is negative */
+    /* the object holds spheres and to_world scales (uniformly, by meta.w): the sphere test wants a
+     * unit direction, so the object-space direction is multiplied by the scale and the BLAS works
+     * in t / scale (two_level.h converts tmax and the hit) */
+    RS_INSTANCE_RESCALE = 4
 };
 
 typedef struct RsInstance {

@@ -9,7 +9,9 @@
  * never add up). A hit is (instance, primitive): `skip` names the primitive a ray leaves and
  * `skip_instance` its instance (RS_NO_HIT for the world), so a ray leaving a triangle of one
  * instance can still hit the same triangle of another. t is comparable across instances because
- * the object-space direction is the transformed, unnormalised world direction (instance.h).
+ * the object-space direction is the transformed, unnormalised world direction (instance.h); only
+ * an object with spheres under a scaling instance (RS_INSTANCE_RESCALE) is walked with a unit
+ * direction, its t converted on the way in and out.
  */
 #ifndef RS_KERNEL_ACCEL_TWO_LEVEL_H
 #define RS_KERNEL_ACCEL_TWO_LEVEL_H
@@ -29,19 +31,30 @@ RS_FN int rs_instance_trace(int wide, const RsInstanceView* iv, const RsCutouts*
     RsVec3 oo, od;
     rs_instance_ray(in, o, d, &oo, &od);
     uint32_t s = skip_instance == index ? skip : RS_NO_HIT;
+    float tmax = hit->t, scale = 1.0f;
+    if (rs_instance_flags(in) & RS_INSTANCE_RESCALE) { /* spheres want a unit direction (instance.h) */
+        scale = rs_uint_as_float(in->meta.w);
+        od = rs_scale(od, scale);
+        tmax = tmax / scale;
+    }
     RsHit h;
     int found;
     if (wide) {
         RsBvh8View v = {iv->blas_bvh8 + ob.node_base, iv->blas_prims + ob.prim_base, cutouts, ob.node_count,
                         ob.prim_count};
-        found = rs_bvh8_traverse(&v, oo, od, hit->t, s, any, &h, stack);
+        found = rs_bvh8_traverse(&v, oo, od, tmax, s, any, &h, stack);
     } else {
         RsBvh2View v = {iv->blas_bvh2 + ob.node_base, iv->blas_prims + ob.prim_base, cutouts, ob.node_count,
                         ob.prim_count};
-        found = rs_bvh2_traverse(&v, oo, od, hit->t, s, any, &h);
+        found = rs_bvh2_traverse(&v, oo, od, tmax, s, any, &h);
     }
     if (!found)
         return 0;
+    if (scale != 1.0f) { /* back to the world's t; a hit the rounding puts at tmax or beyond is dropped */
+        h.t = h.t * scale;
+        if (!(h.t < hit->t))
+            return 0;
+    }
     *hit = h;
     *hit_instance = index;
     return 1;

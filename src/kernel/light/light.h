@@ -179,9 +179,12 @@ RS_FN int rs_light_sample(const RsSceneView* s, RsLightContext ctx, float u_pick
         rs_sample_triangle(u1, u2, &b1, &b2);
         ls->point = rs_surface_on_triangle(p, emitter, b1, b2);
     }
-    if (ls->instance != RS_NO_HIT) /* the shadow ray meets the object-space surface (instance.h) */
-        ls->point.error = rs_add(ls->point.error, rs_instance_error(&s->accel.inst.instances[ls->instance],
-                                                                    &s->prims[emitter], ls->point.p));
+    /* the shadow ray meets the object-space surface: the transforms' rounding (instance.h) */
+    if (ls->instance != RS_NO_HIT) {
+        const RsInstance* in = &s->accel.inst.instances[ls->instance];
+        if (!(rs_instance_flags(in) & RS_INSTANCE_IDENTITY))
+            ls->point.error = rs_add(ls->point.error, rs_instance_error(in, &s->prims[emitter], ls->point.p));
+    }
     RsVec3 to = rs_sub(ls->point.p, from);
     float dist2 = rs_dot(to, to);
     if (!(dist2 > 0.0f))

@@ -133,7 +133,7 @@ RS_FN uint32_t rs_stage_shade(const RsKernelParams* kp, uint32_t row, RsShadowRo
     }
     RsSurfacePoint sp = rs_surface_at_hit(prim, prim_index, rs_xyz(origin4), dir, hit4);
     RsVec3 ns;
-    if (inst) {
+    if (inst && !(rs_instance_flags(inst) & RS_INSTANCE_IDENTITY)) { /* (an identity: the flat arithmetic) */
         sp.error = rs_add(sp.error, rs_instance_error(inst, &scene->prims[prim_index], sp.p));
         ns = rs_instance_shading_normal(inst, scene->shading, prim_index, hit4.y, hit4.z, sp.n);
     } else {

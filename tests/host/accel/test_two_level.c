@@ -120,16 +120,27 @@ static BruteHit brute(const RsSceneView* v, RsVec3 o, RsVec3 d, float tmax, uint
         RsObjectBlas ob = iv->objects[rs_instance_object(in)];
         RsVec3 oo, od;
         rs_instance_ray(in, o, d, &oo, &od);
+        /* traversal's conversion for spheres under a scale (two_level.h) */
+        float scale = rs_instance_flags(in) & RS_INSTANCE_RESCALE ? rs_uint_as_float(in->meta.w) : 1.0f;
+        if (scale != 1.0f)
+            od = rs_scale(od, scale);
+        float local = scale != 1.0f ? best.t / scale : best.t;
+        uint32_t local_prim = RS_NO_HIT;
         for (uint32_t i = ob.prim_base; i < ob.prim_base + ob.prim_count; ++i) {
             float t, u, w;
             uint32_t index = rs_trace_prim_index(&iv->blas_prims[i]);
             if (skip_inst == k && index == skip)
                 continue;
-            if (rs_intersect_prim(&iv->blas_prims[i], oo, od, 0.0f, best.t, &t, &u, &w)) {
-                best.t = t;
-                best.prim = index;
-                best.instance = k;
+            if (rs_intersect_prim(&iv->blas_prims[i], oo, od, 0.0f, local, &t, &u, &w)) {
+                local = t;
+                local_prim = index;
             }
+        }
+        float t = scale != 1.0f ? local * scale : local;
+        if (local_prim != RS_NO_HIT && t < best.t) {
+            best.t = t;
+            best.prim = local_prim;
+            best.instance = k;
         }
     }
     return best;

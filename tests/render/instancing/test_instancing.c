@@ -117,7 +117,7 @@ static void json_scene(const char* path, RsBackendConfig cfg)
     }
     CHECK(s.objects.count == 3 && s.instances.count == 4, "%s: %zu objects, %zu instances", path, s.objects.count,
           s.instances.count);
-    CHECK(s.prims.count == 2 && s.object_prims.count == 6, "%s: %zu world and %zu object primitives", path,
+    CHECK(s.prims.count == 10 && s.object_prims.count == 6, "%s: %zu world and %zu object primitives", path,
           s.prims.count, s.object_prims.count);
     CHECK(s.light_count == flat.light_count && s.light_count == 3, "%s: %u lights (flattened: %u)", path,
           s.light_count, flat.light_count);
