@@ -3,8 +3,9 @@
  *
  * A floor (world geometry beside the instances), a textured object with vertex normals and
  * texture coordinates (a coarse sphere mesh, so smooth shading shows), placed three times: turned
- * about a skew axis, stretched non-uniformly and mirrored; and an emitting quad (one-sided)
- * placed twice as lamps, turned and scaled. The twin adds the same triangles to the world,
+ * about a skew axis, stretched non-uniformly and mirrored; an emitting quad (one-sided)
+ * placed twice as lamps, turned and scaled; and a card with an alpha cut-out (a grid of holes)
+ * standing turned between them. The twin adds the same triangles to the world,
  * transformed by rs_transform_point / rs_transform_normal, as a scene without instances would
  * hold them; both name their lights in the same order.
  */
@@ -18,6 +19,7 @@
 
 #define INSTANCE_SCENE_BLOBS 3
 #define INSTANCE_SCENE_LAMPS 2
+#define INSTANCE_SCENE_CARDS 1
 
 static inline RsTransform instance_scene_place(int which)
 {
@@ -37,6 +39,11 @@ static inline RsTransform instance_scene_place(int which)
         s = rs_transform_scale(rs_vec3(-0.7f, 0.9f, 0.7f));
         r = rs_transform_rotate(20.0f, rs_vec3(0.0f, 0.0f, 1.0f));
         t = rs_transform_translate(rs_vec3(1.8f, 0.9f, 0.5f));
+        break;
+    case 5: /* the card: upright, turned, stretched */
+        s = rs_transform_scale(rs_vec3(2.0f, 1.5f, 1.0f));
+        r = rs_transform_rotate(70.0f, rs_vec3(1.0f, 0.2f, 0.0f));
+        t = rs_transform_translate(rs_vec3(0.0f, 1.0f, 1.6f));
         break;
     case 3: /* lamp: turned to face down */
         s = rs_transform_scale(rs_vec3(1.0f, 1.0f, 1.0f));
@@ -93,6 +100,25 @@ static inline int instance_scene_blob(InstanceTri* out)
     return k;
 }
 
+/* The card: a unit quad in the xz plane with texture coordinates (its cut-out's). */
+static inline int instance_scene_card(InstanceTri* out)
+{
+    RsVec3 p[4] = {rs_vec3(-0.5f, 0.0f, -0.5f), rs_vec3(0.5f, 0.0f, -0.5f), rs_vec3(0.5f, 0.0f, 0.5f),
+                   rs_vec3(-0.5f, 0.0f, 0.5f)};
+    const float uv[4][2] = {{0.0f, 0.0f}, {1.0f, 0.0f}, {1.0f, 1.0f}, {0.0f, 1.0f}};
+    const int tri[2][3] = {{0, 2, 1}, {0, 3, 2}};
+    for (int t = 0; t < 2; ++t) {
+        for (int c = 0; c < 3; ++c) {
+            out[t].v[c] = p[tri[t][c]];
+            out[t].n[c] = rs_vec3(0.0f, 1.0f, 0.0f);
+            out[t].uv[2 * c] = uv[tri[t][c]][0];
+            out[t].uv[2 * c + 1] = uv[tri[t][c]][1];
+        }
+        out[t].shaded = 1;
+    }
+    return 2;
+}
+
 /* The lamp: a unit quad in the xz plane facing +y. */
 static inline int instance_scene_lamp(InstanceTri* out)
 {
@@ -133,49 +159,57 @@ static inline int instance_scene_make(RsScene* s, int twin, RsError* err)
             p[3] = 255;
         }
     int32_t tex = rs_texture_add_rgba8(&s->textures, "checks", rgba, 8, 8, 0, err);
-    if (tex < 0)
+    uint8_t holes[8 * 8 * 4];
+    for (int i = 0; i < 64; ++i) {
+        holes[4 * i] = holes[4 * i + 1] = holes[4 * i + 2] = 200;
+        holes[4 * i + 3] = ((i % 8) / 2 + (i / 8) / 2) % 2 ? 0 : 255; /* 2x2-texel holes, a checker */
+    }
+    int32_t mask = rs_texture_add_rgba8(&s->textures, "holes", holes, 8, 8, 0, err);
+    if (tex < 0 || mask < 0)
         return -1;
     RsMaterialDesc floor = rs_material_desc(RS_MAT_DIFFUSE), blob = rs_material_desc(RS_MAT_DIFFUSE);
-    RsMaterialDesc lamp = rs_material_desc(RS_MAT_DIFFUSE);
+    RsMaterialDesc lamp = rs_material_desc(RS_MAT_DIFFUSE), card = rs_material_desc(RS_MAT_DIFFUSE);
+    card.colour = rs_vec3(0.2f, 0.5f, 0.8f);
+    card.alpha_texture = (uint32_t)mask;
+    card.two_sided = 1;
     floor.colour = rs_vec3(0.6f, 0.6f, 0.6f);
     blob.colour_texture = (uint32_t)tex;
     lamp.emission = rs_vec3(6.0f, 5.0f, 4.0f);
     int32_t m_floor = rs_scene_add_material_desc(s, "floor", &floor, err);
     int32_t m_blob = rs_scene_add_material_desc(s, "blob", &blob, err);
     int32_t m_lamp = rs_scene_add_material_desc(s, "lamp", &lamp, err);
-    if (m_floor < 0 || m_blob < 0 || m_lamp < 0)
+    int32_t m_card = rs_scene_add_material_desc(s, "card", &card, err);
+    if (m_floor < 0 || m_blob < 0 || m_lamp < 0 || m_card < 0)
         return -1;
     RsVec3 f[4] = {rs_vec3(-4.0f, 0.0f, -4.0f), rs_vec3(4.0f, 0.0f, -4.0f), rs_vec3(4.0f, 0.0f, 4.0f),
                    rs_vec3(-4.0f, 0.0f, 4.0f)};
     if (rs_scene_add_triangle(s, f[0], f[2], f[1], (uint32_t)m_floor, err) ||
         rs_scene_add_triangle(s, f[0], f[3], f[2], (uint32_t)m_floor, err))
         return -1;
-    InstanceTri blob_tris[96], lamp_tris[2];
-    int nb = instance_scene_blob(blob_tris), nl = instance_scene_lamp(lamp_tris);
-    int32_t objects[2] = {-1, -1};
-    if (!twin) {
-        for (int o = 0; o < 2; ++o) {
-            objects[o] = rs_scene_begin_object(s, err);
-            if (objects[o] < 0)
+    InstanceTri tris[3][96];
+    int counts[3] = {instance_scene_blob(tris[0]), instance_scene_lamp(tris[1]), instance_scene_card(tris[2])};
+    const uint32_t materials[3] = {(uint32_t)m_blob, (uint32_t)m_lamp, (uint32_t)m_card};
+    int32_t objects[3] = {-1, -1, -1};
+    for (int o = 0; o < 3 && !twin; ++o) {
+        objects[o] = rs_scene_begin_object(s, err);
+        if (objects[o] < 0)
+            return -1;
+        for (int i = 0; i < counts[o]; ++i)
+            if (instance_scene_add(s, &tris[o][i], NULL, materials[o], err))
                 return -1;
-            for (int i = 0; i < (o ? nl : nb); ++i)
-                if (instance_scene_add(s, o ? &lamp_tris[i] : &blob_tris[i], NULL, (uint32_t)(o ? m_lamp : m_blob), err))
-                    return -1;
-            if (rs_scene_end_object(s, err))
-                return -1;
-        }
+        if (rs_scene_end_object(s, err))
+            return -1;
     }
-    for (int k = 0; k < INSTANCE_SCENE_BLOBS + INSTANCE_SCENE_LAMPS; ++k) {
-        int is_lamp = k >= INSTANCE_SCENE_BLOBS;
+    for (int k = 0; k < INSTANCE_SCENE_BLOBS + INSTANCE_SCENE_LAMPS + INSTANCE_SCENE_CARDS; ++k) {
+        int o = k < INSTANCE_SCENE_BLOBS ? 0 : k < INSTANCE_SCENE_BLOBS + INSTANCE_SCENE_LAMPS ? 1 : 2;
         RsTransform xf = instance_scene_place(k);
         if (!twin) {
-            if (rs_scene_add_instance(s, (uint32_t)objects[is_lamp], &xf, err))
+            if (rs_scene_add_instance(s, (uint32_t)objects[o], &xf, err))
                 return -1;
             continue;
         }
-        for (int i = 0; i < (is_lamp ? nl : nb); ++i)
-            if (instance_scene_add(s, is_lamp ? &lamp_tris[i] : &blob_tris[i], &xf, (uint32_t)(is_lamp ? m_lamp : m_blob),
-                                   err))
+        for (int i = 0; i < counts[o]; ++i)
+            if (instance_scene_add(s, &tris[o][i], &xf, materials[o], err))
                 return -1;
     }
     s->camera.eye = rs_vec3(0.0f, 2.2f, 6.5f);

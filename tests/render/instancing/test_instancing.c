@@ -3,7 +3,7 @@
  *   test_instancing SCENE.json [cuda]
  *
  * The scene of instance_scene.h (rotated, non-uniformly scaled and mirrored instances of a
- * textured mesh with vertex normals, and two instanced lamps) against the same triangles added
+ * textured mesh with vertex normals, two instanced lamps, an instanced card with cut-outs) against the same triangles added
  * to the world: with bvh2 and bvh8 the same light table size and power, and the same image up
  * to the rounding of the transforms (a path whose arithmetic differs by an ulp can take another
  * turn, so pixels are compared through the image mean and the mean absolute difference, both
@@ -89,7 +89,8 @@ static void check_scene_shape(const RsScene* inst, const RsScene* twin)
         CHECK_NEAR(inst->lights[i].y, twin->lights[i].y, 1e-5 * twin->lights[i].y + 1e-7);
     }
     CHECK_NEAR(pi, pt, 1e-5 * pt);
-    CHECK(inst->instance_records.count == INSTANCE_SCENE_BLOBS + INSTANCE_SCENE_LAMPS, "%zu instance records",
+    CHECK(inst->instance_records.count == INSTANCE_SCENE_BLOBS + INSTANCE_SCENE_LAMPS + INSTANCE_SCENE_CARDS,
+          "%zu instance records",
           inst->instance_records.count);
     CHECK(inst->two_level.view.tlas_node_count > 0, "no TLAS");
     /* each object's BLAS is built once: its primitives, not the placed copies */
