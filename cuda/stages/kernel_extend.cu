@@ -42,13 +42,13 @@ cudaError_t rs_launch_extend(const RsKernelParams& kp, const RsLiveSet& set, int
      * instances, the two-level kernels (which test cut-outs when there are any) */
     const uint32_t plain = rs_accel_has_cutouts(&kp.scene.accel) ? 0u : RS_ACCEL_NO_CUTOUTS;
     switch (rs_accel_run_kind(&kp.scene.accel) | plain) {
-    case RS_ACCEL_BVH8 | RS_ACCEL_INSTANCES:
+    case RS_ACCEL_BVH8 | RS_ACCEL_INSTANCES: launch<RS_ACCEL_BVH8 | RS_ACCEL_INSTANCES>(kp, set, mode, grids, stream); break;
     case RS_ACCEL_BVH8 | RS_ACCEL_INSTANCES | RS_ACCEL_NO_CUTOUTS:
-        launch<RS_ACCEL_BVH8 | RS_ACCEL_INSTANCES>(kp, set, mode, grids, stream);
+        launch<RS_ACCEL_BVH8 | RS_ACCEL_INSTANCES | RS_ACCEL_NO_CUTOUTS>(kp, set, mode, grids, stream);
         break;
-    case RS_ACCEL_BVH2 | RS_ACCEL_INSTANCES:
+    case RS_ACCEL_BVH2 | RS_ACCEL_INSTANCES: launch<RS_ACCEL_BVH2 | RS_ACCEL_INSTANCES>(kp, set, mode, grids, stream); break;
     case RS_ACCEL_BVH2 | RS_ACCEL_INSTANCES | RS_ACCEL_NO_CUTOUTS:
-        launch<RS_ACCEL_BVH2 | RS_ACCEL_INSTANCES>(kp, set, mode, grids, stream);
+        launch<RS_ACCEL_BVH2 | RS_ACCEL_INSTANCES | RS_ACCEL_NO_CUTOUTS>(kp, set, mode, grids, stream);
         break;
     case RS_ACCEL_BVH8: launch<RS_ACCEL_BVH8>(kp, set, mode, grids, stream); break;
     case RS_ACCEL_BVH8 | RS_ACCEL_NO_CUTOUTS: launch<RS_ACCEL_BVH8 | RS_ACCEL_NO_CUTOUTS>(kp, set, mode, grids, stream); break;

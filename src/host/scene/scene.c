@@ -337,6 +337,8 @@ int rs_scene_add_instance(RsScene* scene, uint32_t object, const RsTransform* to
     float scale;
     if (scene->objects.data[object].sphere_count && !uniform_scale(to_world, &scale))
         return rs_error_set(err, "%s: a sphere in an instance must be scaled uniformly (no shear or stretch)", file);
+    if (scene->instances.count >= 0x7fffffffu) /* two_level.h marks leaves with the top bit */
+        return rs_error_set(err, "%s: too many instances (at most 2^31 - 1)", file);
     RsSceneInstance instance = {object, *to_world};
     return rs_array_push(&scene->instances, instance, err);
 }

@@ -60,9 +60,14 @@ RS_FN int rs_instance_trace(int wide, const RsInstanceView* iv, const RsCutouts*
     return 1;
 }
 
+/* A TLAS reference to visit: an interior node's index, or RS_TLAS_LEAF | an instance. */
+#define RS_TLAS_LEAF 0x80000000u
+
 /* The TLAS walk: hit and *hit_instance hold what the world's structure found (or a miss with
  * hit->t = tmax); instances nearer than that replace it. Returns 1 when anything was hit
- * (any-hit: as soon as something is). */
+ * (any-hit: as soon as something is). A leaf child is visited like a node, from the top of the
+ * loop, so that while its BLAS is walked only the world ray, the hit and the TLAS stack are live
+ * (the registers of a GPU thread are the two levels' sum otherwise). */
 RS_FN int rs_tlas_traverse(int wide, const RsInstanceView* iv, const RsCutouts* cutouts, RsVec3 o, RsVec3 d,
                            uint32_t skip, uint32_t skip_instance, int any, RsHit* hit, uint32_t* hit_instance,
                            RsTraceStack stack)
@@ -74,47 +79,40 @@ RS_FN int rs_tlas_traverse(int wide, const RsInstanceView* iv, const RsCutouts* 
             return 1;
         return hit->prim != RS_NO_HIT;
     }
-    RsVec3 inv_d = rs_safe_inverse(d);
-    RsVec3 o_inv = rs_mul(o, inv_d);
     uint32_t todo[RS_BVH2_MAX_DEPTH];
     int sp = 0;
-    uint32_t node = 0;
+    uint32_t ref = 0;
     for (;;) {
-        const RsBvh2Node* n = &iv->tlas[node];
+        if (ref & RS_TLAS_LEAF) {
+            if (rs_instance_trace(wide, iv, cutouts, ref & ~RS_TLAS_LEAF, o, d, skip, skip_instance, any, hit,
+                                  hit_instance, stack) && any)
+                return 1;
+            if (sp == 0)
+                break;
+            ref = todo[--sp];
+            continue;
+        }
+        const RsBvh2Node* n = &iv->tlas[ref];
+        RsVec3 inv_d = rs_safe_inverse(d); /* per node, not kept live across a BLAS walk */
+        RsVec3 o_inv = rs_mul(o, inv_d);
         RsFloat4 lo_l = n->lo_left, hi_l = n->hi_left, lo_r = n->lo_right, hi_r = n->hi_right;
         float t_l, t_r;
         int hit_l = rs_intersect_box(lo_l, hi_l, inv_d, o_inv, 0.0f, hit->t, &t_l);
         int hit_r = rs_intersect_box(lo_r, hi_r, inv_d, o_inv, 0.0f, hit->t, &t_r);
-        uint32_t ref_l = rs_float_as_uint(lo_l.w), ref_r = rs_float_as_uint(hi_l.w);
-        uint32_t count_l = rs_float_as_uint(lo_r.w), count_r = rs_float_as_uint(hi_r.w);
-        /* the nearer leaf first, so that the farther one is culled by its hit */
-        int swap = hit_l && hit_r && count_l != 0 && count_r != 0 && t_r < t_l;
-        for (int k = 0; k < 2; ++k) {
-            int right = k ^ swap;
-            if (!(right ? hit_r : hit_l) || (right ? count_r : count_l) == 0)
-                continue;
-            if (right ? t_r >= hit->t : t_l >= hit->t) {
-                if (right) hit_r = 0; else hit_l = 0;
-                continue;
-            }
-            if (rs_instance_trace(wide, iv, cutouts, right ? ref_r : ref_l, o, d, skip, skip_instance, any, hit,
-                                  hit_instance, stack) && any)
-                return 1;
-            if (right) hit_r = 0; else hit_l = 0;
-        }
+        uint32_t ref_l = rs_float_as_uint(lo_l.w) | (rs_float_as_uint(lo_r.w) ? RS_TLAS_LEAF : 0u);
+        uint32_t ref_r = rs_float_as_uint(hi_l.w) | (rs_float_as_uint(hi_r.w) ? RS_TLAS_LEAF : 0u);
         if (hit_l && hit_r) {
-            uint32_t near_ref = t_l <= t_r ? ref_l : ref_r;
-            uint32_t far_ref = t_l <= t_r ? ref_r : ref_l;
-            todo[sp++] = far_ref;
-            node = near_ref;
+            int left_first = t_l <= t_r;
+            todo[sp++] = left_first ? ref_r : ref_l;
+            ref = left_first ? ref_l : ref_r;
         } else if (hit_l) {
-            node = ref_l;
+            ref = ref_l;
         } else if (hit_r) {
-            node = ref_r;
+            ref = ref_r;
         } else {
             if (sp == 0)
                 break;
-            node = todo[--sp];
+            ref = todo[--sp];
         }
     }
     return hit->prim != RS_NO_HIT;
