@@ -48,6 +48,11 @@ kill $smi 2>/dev/null
 cat "$res/instances.txt"
 echo "largest device memory of the process (nvidia-smi, MiB): $(sort -n "$res/smi-samples.txt" | tail -1)"
 
+echo "== registers of the extend kernels (accel 256/257: flat bvh2/bvh8 without cut-outs; 768/769 two-level)"
+cuobjdump -res-usage "$rs" 2>/dev/null | grep -A1 "rs_kernel_extend" | paste - - |
+    sed -E 's/.*_Z16rs_kernel_extendILi([0-9]+)ELi([0-9]+)E.*REG:([0-9]+).*/accel \1 mode \2: \3 registers/' |
+    sort -u | tee "$res/registers.txt"
+
 echo "== speed: camera rays, flat against --two-level"
 speed_scenes="$scenes/single.json"
 [ -f .bench-assets/sponza/sponza.obj ] && speed_scenes="$speed_scenes,tools/bench/scenes/sponza.json"
