@@ -11,7 +11,8 @@
  * count give the same image bit for bit; the grid flattens it with a warning; and a scene
  * without instances forced through the two-level path (--two-level) gives its flat image bit for
  * bit. With "cuda" (gpu suite), the GPU image of the scene with instances is compared with the
- * CPU's (exit 77 without a device). SCENE.json (tests/data/instancing/instances.json) checks
+ * CPU's, and the GPU's strategies and payload moves with each other bit for bit (exit 77
+ * without a device). SCENE.json (tests/data/instancing/instances.json) checks
  * the JSON form: its objects and instances arrive as such (not copied), and it renders as the
  * grid's flattened copy of it does.
  * Host C11.
@@ -161,6 +162,20 @@ int main(int argc, char** argv)
                  cuda ? "the CPU (cuda)" : "the flat twin");
         if (a && b)
             compare(what, a, b, 0.01, 0.03);
+        if (cuda && a) { /* the GPU's strategies and payload moves: bit for bit */
+            const RsDeadRay ds[3] = {RS_DEADRAY_FLAGS, RS_DEADRAY_COMPACT_WARP, RS_DEADRAY_PERSISTENT};
+            for (int d = 0; d < 3; ++d) {
+                RsBackendConfig g = gpu;
+                g.deadray = ds[d];
+                g.payload = d == 1;
+                RsFloat4* c = render(&inst, g);
+                char name[64];
+                snprintf(name, sizeof name, "cuda %s %s%s", rs_accel_name(kinds[k]), rs_deadray_name(ds[d]),
+                         g.payload ? " --payload" : "");
+                check_same(name, a, c);
+                free(c);
+            }
+        }
         if (!cuda && k == 0 && a) {
             /* strategies, payload moves and threads: bit for bit */
             const RsDeadRay ds[3] = {RS_DEADRAY_FLAGS, RS_DEADRAY_COMPACT_SCAN, RS_DEADRAY_PERSISTENT};
