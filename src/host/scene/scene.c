@@ -332,8 +332,11 @@ int rs_scene_add_instance(RsScene* scene, uint32_t object, const RsTransform* to
     double det = (double)m->m[0][0] * ((double)m->m[1][1] * m->m[2][2] - (double)m->m[1][2] * m->m[2][1]) -
                  (double)m->m[0][1] * ((double)m->m[1][0] * m->m[2][2] - (double)m->m[1][2] * m->m[2][0]) +
                  (double)m->m[0][2] * ((double)m->m[1][0] * m->m[2][1] - (double)m->m[1][1] * m->m[2][0]);
-    if (!(fabs(det) > 1e-30))
-        return rs_error_set(err, "%s: an instance's transform is singular (it flattens the object)", file);
+    if (!(fabs(det) > 1e-30)) { /* a zero scale (glTF hides nodes so): nothing to draw */
+        rs_scene_warn(scene, "%s: an instance of object %u with a singular transform (a zero scale) is not drawn",
+                      file, object);
+        return 0;
+    }
     float scale;
     if (scene->objects.data[object].sphere_count && !uniform_scale(to_world, &scale))
         return rs_error_set(err, "%s: a sphere in an instance must be scaled uniformly (no shear or stretch)", file);

@@ -161,7 +161,8 @@ int32_t rs_scene_add_checkerboard(RsScene* scene, RsVec3 colour0, RsVec3 colour1
 /* Objects and instances. rs_scene_begin_object opens a new object and returns its index (-1 on
  * failure: one is already open); until rs_scene_end_object, rs_scene_add_triangle*, and
  * rs_scene_add_sphere record into the object instead of the world. rs_scene_add_instance places
- * a closed object with `to_world` (invertible; uniform scale if the object has spheres); an
+ * a closed object with `to_world` (uniform scale if the object has spheres; a singular one, a
+ * zero scale, places nothing, with a warning); an
  * object with no instance is never drawn. Objects are built once (a BLAS each) and instances
  * reference them (a TLAS over them), never copied. Emissive primitives in an object are lights
  * in every instance. */
