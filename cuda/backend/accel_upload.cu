@@ -50,6 +50,35 @@ cudaError_t rs_cuda_accel_upload(const RsAccelView* host, RsCudaAccel* d)
     default:
         e = cudaErrorInvalidValue;
     }
+    /* the two-level part (kernel/accel/instance.h), each array counted in its own figure */
+    const RsInstanceView* hi = &host->inst;
+    RsInstanceView* di = &d->view.inst;
+    int wide = host->kind == RS_ACCEL_BVH8;
+    size_t before = d->bytes;
+    if (e == cudaSuccess && hi->instance_count) {
+        uint32_t blas_nodes = 0, blas_prims = 0;
+        for (uint32_t o = 0; o < hi->object_count; ++o) {
+            blas_nodes = blas_nodes > hi->objects[o].node_base + hi->objects[o].node_count
+                             ? blas_nodes : hi->objects[o].node_base + hi->objects[o].node_count;
+            blas_prims = blas_prims > hi->objects[o].prim_base + hi->objects[o].prim_count
+                             ? blas_prims : hi->objects[o].prim_base + hi->objects[o].prim_count;
+        }
+        e = wide ? copy(d, 3, hi->blas_bvh8, blas_nodes, &di->blas_bvh8)
+                 : copy(d, 3, hi->blas_bvh2, blas_nodes, &di->blas_bvh2);
+        if (e == cudaSuccess)
+            e = copy(d, 4, hi->blas_prims, blas_prims, &di->blas_prims);
+        d->blas_bytes = d->bytes - before;
+        before = d->bytes;
+        if (e == cudaSuccess)
+            e = copy(d, 5, hi->tlas, hi->tlas_node_count, &di->tlas);
+        d->tlas_bytes = d->bytes - before;
+        before = d->bytes;
+        if (e == cudaSuccess)
+            e = copy(d, 6, hi->instances, hi->instance_count, &di->instances);
+        if (e == cudaSuccess)
+            e = copy(d, 7, hi->objects, hi->object_count, &di->objects);
+        d->instance_bytes = d->bytes - before;
+    }
     if (e != cudaSuccess)
         rs_cuda_accel_free(d);
     return e;
@@ -57,7 +86,7 @@ cudaError_t rs_cuda_accel_upload(const RsAccelView* host, RsCudaAccel* d)
 
 void rs_cuda_accel_free(RsCudaAccel* d)
 {
-    for (int i = 0; i < 3; ++i)
+    for (int i = 0; i < RS_CUDA_ACCEL_ARRAYS; ++i)
         cudaFree(d->owned[i]);
     memset(d, 0, sizeof *d);
 }

@@ -4,14 +4,16 @@
 #include "cuda/backend/cuda_buffers.cuh"
 #include "cuda/stages/kernels.cuh"
 
-cudaError_t rs_cuda_alloc_rays(RsRayStateSoA* s, uint32_t n)
+cudaError_t rs_cuda_alloc_rays(RsRayStateSoA* s, uint32_t n, int instances)
 {
     memset(s, 0, sizeof *s);
     cudaError_t e = cudaSuccess;
 #define RS_ALLOC(type, name, lanes)                                    \
     if (e == cudaSuccess)                                              \
         e = cudaMalloc((void**)&s->name, (size_t)(n ? n : 1) * sizeof(type));
-    RS_RAY_STATE_FIELDS(RS_ALLOC)
+    RS_RAY_STATE_CORE_FIELDS(RS_ALLOC)
+    if (instances)
+        RS_ALLOC(RsUint4, instance, "")
 #undef RS_ALLOC
     if (e != cudaSuccess)
         rs_cuda_free_rays(s);
@@ -26,14 +28,16 @@ void rs_cuda_free_rays(RsRayStateSoA* s)
     memset(s, 0, sizeof *s);
 }
 
-cudaError_t rs_cuda_alloc_shadows(RsShadowStateSoA* s, uint32_t n)
+cudaError_t rs_cuda_alloc_shadows(RsShadowStateSoA* s, uint32_t n, int instances)
 {
     memset(s, 0, sizeof *s);
     cudaError_t e = cudaSuccess;
 #define RS_ALLOC(type, name, lanes)                                    \
     if (e == cudaSuccess)                                              \
         e = cudaMalloc((void**)&s->name, (size_t)(n ? n : 1) * sizeof(type));
-    RS_SHADOW_STATE_FIELDS(RS_ALLOC)
+    RS_SHADOW_STATE_CORE_FIELDS(RS_ALLOC)
+    if (instances)
+        RS_ALLOC(RsUint4, instance, "")
 #undef RS_ALLOC
     if (e != cudaSuccess)
         rs_cuda_free_shadows(s);

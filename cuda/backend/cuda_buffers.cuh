@@ -9,9 +9,10 @@
 
 #include "kernel/state/ray_state.h"
 
-cudaError_t rs_cuda_alloc_rays(RsRayStateSoA* s, uint32_t n);
+/* `instances`: the instance lane too (a scene with instances; ray_state_fields.h). */
+cudaError_t rs_cuda_alloc_rays(RsRayStateSoA* s, uint32_t n, int instances);
 void rs_cuda_free_rays(RsRayStateSoA* s);
-cudaError_t rs_cuda_alloc_shadows(RsShadowStateSoA* s, uint32_t n);
+cudaError_t rs_cuda_alloc_shadows(RsShadowStateSoA* s, uint32_t n, int instances);
 void rs_cuda_free_shadows(RsShadowStateSoA* s);
 
 /* Payload compaction: rows index[k] of src move to row k of dst, and index[k] becomes k. */

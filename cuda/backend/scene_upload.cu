@@ -48,6 +48,15 @@ int rs_cuda_backend_set_scene(RsBackend* base, const RsSceneView* scene, RsError
         return -1;
     if (rs_backend_config_check(&base->config, scene->accel.kind, err))
         return -1;
+    int instances = scene->accel.inst.instance_count != 0;
+    if (instances && base->config.trace_kernel == RS_TRACE_PERSISTENT)
+        return rs_error_set(err, "--trace-kernel persistent walks flat bvh8 scenes only; this scene has %u instances "
+                                 "(use --trace-kernel plain or auto)",
+                            scene->accel.inst.instance_count);
+    if (instances != base->config.instances) { /* the wave's lanes change: reallocated by set_frame */
+        rs_cuda_backend_free_wave(b);
+        base->config.instances = instances;
+    }
     rs_cuda_accel_free(&b->accel);
     /* textures and the environment map are the parts of a scene that can outgrow the GPU on
      * their own: say so in their terms rather than as a failed cudaMalloc */

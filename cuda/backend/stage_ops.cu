@@ -53,8 +53,9 @@ int rs_cuda_backend_extend(RsBackend* base, RsError* err)
     b->ctx.depth++;
     if (mark_begin(b, RS_STAGE_EXTEND))
         return -1;
-    if (rs_trace_kernel_resolve(base->config.trace_kernel, b->kp.scene.accel.kind, b->ctx.depth) ==
-        RS_TRACE_PERSISTENT)
+    /* the dynamic-fetch kernel walks flat bvh8 only: a scene with instances runs the plain one */
+    if (b->kp.scene.accel.inst.instance_count == 0 &&
+        rs_trace_kernel_resolve(base->config.trace_kernel, b->kp.scene.accel.kind, b->ctx.depth) == RS_TRACE_PERSISTENT)
         RS_CUDA(&b->ctx, rs_launch_extend_fetch(b->kp, live_set(b), b->mode, &b->grids, b->stream));
     else
         RS_CUDA(&b->ctx, rs_launch_extend(b->kp, live_set(b), b->mode, &b->grids, b->stream));

@@ -34,8 +34,8 @@ static int alloc_wave(RsCudaBackend* b, uint32_t n)
 {
     RsCudaContext* c = &b->ctx;
     size_t words = n / 32 + 1;
-    RS_CUDA(c, rs_cuda_alloc_rays(&b->rays[0], n));
-    RS_CUDA(c, rs_cuda_alloc_shadows(&b->shadows, n));
+    RS_CUDA(c, rs_cuda_alloc_rays(&b->rays[0], n, b->base.config.instances));
+    RS_CUDA(c, rs_cuda_alloc_shadows(&b->shadows, n, b->base.config.instances));
     RS_CUDA(c, cudaMalloc((void**)&b->path_radiance, (size_t)n * sizeof(RsFloat4)));
     for (int i = 0; i < 3 && b->base.config.aovs; ++i)
         RS_CUDA(c, cudaMalloc((void**)&b->path_aov[i], (size_t)n * sizeof(RsFloat4)));
@@ -51,7 +51,7 @@ static int alloc_wave(RsCudaBackend* b, uint32_t n)
         if (b->base.config.sort_rays)
             RS_CUDA(c, rs_sort_scratch_alloc(&b->sort, n));
         if (b->base.config.payload)
-            RS_CUDA(c, rs_cuda_alloc_rays(&b->rays[1], n));
+            RS_CUDA(c, rs_cuda_alloc_rays(&b->rays[1], n, b->base.config.instances));
     }
     b->capacity = n;
     return 0;

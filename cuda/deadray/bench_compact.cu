@@ -103,7 +103,7 @@ int measure(Buffers& buf, const char* sweep, uint32_t n, double fill, int items,
             return -1;
         uint32_t kept = 0;
         BENCH_CUDA(cudaMemcpy(&kept, buf.count, 4, cudaMemcpyDeviceToHost));
-        double bytes = 8.0 * n + 4.0 * kept + (payload ? kept * (4.0 + 2.0 * RS_RAY_STATE_BYTES_PER_RAY + 4.0) : 0.0);
+        double bytes = 8.0 * n + 4.0 * kept + (payload ? kept * (4.0 + 2.0 * RS_RAY_STATE_CORE_BYTES_PER_RAY + 4.0) : 0.0);
         RsCompactBenchRow r = {sweep, methods[m].name, payload, n, fill, tiled ? (uint32_t)(256 * items) : 0u, kept,
                                ms, bytes / (ms * 1e-3) / 1e9, copy_gbps, n / (ms * 1e-3) / 1e9};
         emit(&r, ctx);
@@ -138,8 +138,8 @@ extern "C" int rs_cuda_bench_compact(const RsCompactBenchConfig* c, RsCompactBen
     if (e == cudaSuccess) e = cudaMalloc(&buf.out, (size_t)max_n * 4);
     if (e == cudaSuccess) e = cudaMalloc(&buf.copy, (size_t)max_n * 4);
     if (e == cudaSuccess) e = cudaMalloc(&buf.count, 4);
-    if (e == cudaSuccess) e = rs_cuda_alloc_rays(&buf.rows[0], max_n);
-    if (e == cudaSuccess) e = rs_cuda_alloc_rays(&buf.rows[1], max_n);
+    if (e == cudaSuccess) e = rs_cuda_alloc_rays(&buf.rows[0], max_n, 0);
+    if (e == cudaSuccess) e = rs_cuda_alloc_rays(&buf.rows[1], max_n, 0);
     if (e == cudaSuccess) e = rs_compact_scratch_alloc(&buf.scratch, max_n);
     if (e == cudaSuccess) e = cudaEventCreate(&a);
     if (e == cudaSuccess) e = cudaEventCreate(&b);

@@ -21,10 +21,19 @@ cudaError_t rs_launch_connect(const RsKernelParams& kp, const uint32_t* shadow_c
     if (max_shadows == 0)
         return cudaSuccess;
     unsigned grid = rs_blocks_for(max_shadows, RS_TRACE_BLOCK);
-    /* a scene without cut-outs gets kernels compiled without the test (accel.h) */
+    /* a scene without cut-outs gets kernels compiled without the test (accel.h); a scene with
+     * instances, the two-level kernels */
     const uint32_t plain = rs_accel_has_cutouts(&kp.scene.accel) ? 0u : RS_ACCEL_NO_CUTOUTS;
 #define RS_CONNECT(a) rs_kernel_connect<a><<<grid, RS_TRACE_BLOCK, 0, stream>>>(kp, shadow_count)
-    switch (kp.scene.accel.kind | plain) {
+    switch (rs_accel_run_kind(&kp.scene.accel) | plain) {
+    case RS_ACCEL_BVH8 | RS_ACCEL_INSTANCES: RS_CONNECT(RS_ACCEL_BVH8 | RS_ACCEL_INSTANCES); break;
+    case RS_ACCEL_BVH8 | RS_ACCEL_INSTANCES | RS_ACCEL_NO_CUTOUTS:
+        RS_CONNECT(RS_ACCEL_BVH8 | RS_ACCEL_INSTANCES | RS_ACCEL_NO_CUTOUTS);
+        break;
+    case RS_ACCEL_BVH2 | RS_ACCEL_INSTANCES: RS_CONNECT(RS_ACCEL_BVH2 | RS_ACCEL_INSTANCES); break;
+    case RS_ACCEL_BVH2 | RS_ACCEL_INSTANCES | RS_ACCEL_NO_CUTOUTS:
+        RS_CONNECT(RS_ACCEL_BVH2 | RS_ACCEL_INSTANCES | RS_ACCEL_NO_CUTOUTS);
+        break;
     case RS_ACCEL_BVH8: RS_CONNECT(RS_ACCEL_BVH8); break;
     case RS_ACCEL_BVH8 | RS_ACCEL_NO_CUTOUTS: RS_CONNECT(RS_ACCEL_BVH8 | RS_ACCEL_NO_CUTOUTS); break;
     case RS_ACCEL_GRID: RS_CONNECT(RS_ACCEL_GRID); break;

@@ -38,9 +38,18 @@ static void launch(const RsKernelParams& kp, const RsLiveSet& set, int mode, RsG
 cudaError_t rs_launch_extend(const RsKernelParams& kp, const RsLiveSet& set, int mode, RsGridCache* grids,
                              cudaStream_t stream)
 {
-    /* a scene without cut-outs gets kernels compiled without the test (accel.h) */
+    /* a scene without cut-outs gets kernels compiled without the test (accel.h); a scene with
+     * instances, the two-level kernels (which test cut-outs when there are any) */
     const uint32_t plain = rs_accel_has_cutouts(&kp.scene.accel) ? 0u : RS_ACCEL_NO_CUTOUTS;
-    switch (kp.scene.accel.kind | plain) {
+    switch (rs_accel_run_kind(&kp.scene.accel) | plain) {
+    case RS_ACCEL_BVH8 | RS_ACCEL_INSTANCES: launch<RS_ACCEL_BVH8 | RS_ACCEL_INSTANCES>(kp, set, mode, grids, stream); break;
+    case RS_ACCEL_BVH8 | RS_ACCEL_INSTANCES | RS_ACCEL_NO_CUTOUTS:
+        launch<RS_ACCEL_BVH8 | RS_ACCEL_INSTANCES | RS_ACCEL_NO_CUTOUTS>(kp, set, mode, grids, stream);
+        break;
+    case RS_ACCEL_BVH2 | RS_ACCEL_INSTANCES: launch<RS_ACCEL_BVH2 | RS_ACCEL_INSTANCES>(kp, set, mode, grids, stream); break;
+    case RS_ACCEL_BVH2 | RS_ACCEL_INSTANCES | RS_ACCEL_NO_CUTOUTS:
+        launch<RS_ACCEL_BVH2 | RS_ACCEL_INSTANCES | RS_ACCEL_NO_CUTOUTS>(kp, set, mode, grids, stream);
+        break;
     case RS_ACCEL_BVH8: launch<RS_ACCEL_BVH8>(kp, set, mode, grids, stream); break;
     case RS_ACCEL_BVH8 | RS_ACCEL_NO_CUTOUTS: launch<RS_ACCEL_BVH8 | RS_ACCEL_NO_CUTOUTS>(kp, set, mode, grids, stream); break;
     case RS_ACCEL_GRID: launch<RS_ACCEL_GRID>(kp, set, mode, grids, stream); break;

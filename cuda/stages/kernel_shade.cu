@@ -16,7 +16,7 @@ __device__ __forceinline__ void rs_append_shadow(const RsKernelParams& kp, uint3
     if (group.thread_rank() == 0)
         base = atomicAdd(count, group.size());
     base = group.shfl(base, 0);
-    rs_shadow_store(&kp.shadows, base + group.thread_rank(), &row);
+    rs_shadow_store(&kp.shadows, base + group.thread_rank(), &row, kp.scene.accel.inst.instance_count != 0);
 }
 
 template <int Mode>

@@ -22,8 +22,12 @@ static int describe_scene(const char* path, const RsAccelOptions* base)
         rs_cli_error("%s", err.message);
         return RS_EXIT_FAILURE;
     }
-    printf("\n%s: %zu primitives, %u materials, %u lights\n", path, scene.prims.count,
-           (unsigned)scene.materials.count, scene.light_count);
+    printf("\n%s: %zu primitives, %u materials, %u lights", path, scene.prims.count, (unsigned)scene.materials.count,
+           scene.light_count);
+    if (scene.instances.count)
+        printf("; %zu objects of %zu primitives placed by %zu instances", scene.objects.count, scene.object_prims.count,
+               scene.instances.count);
+    printf("\n");
     printf("%-10s %9s %10s %9s %9s %10s %7s %10s\n", "accel", "build s", "SAH cost", "nodes", "leaves",
            "refs", "depth", "MiB");
     for (uint32_t kind = 0; kind < RS_ACCEL_COUNT; ++kind) {
@@ -41,6 +45,13 @@ static int describe_scene(const char* path, const RsAccelOptions* base)
             snprintf(sah, sizeof sah, kind == RS_ACCEL_GRID ? "-" : "%.2f", st->sah_cost);
             printf("%-10s %9.3f %10s %9u %9u %10llu %7u %10.1f\n", name, st->build_seconds, sah, st->nodes,
                    st->leaves, (unsigned long long)st->references, st->depth, (double)st->bytes / 1048576.0);
+            RsSceneAccelBytes m = rs_scene_accel_bytes(&scene);
+            if (m.instance_count) /* the row above is the world's own structure */
+                printf("  two-level: %u instances of %u objects in %.3f s: BLAS %.3f MiB (depth %u), TLAS %.3f MiB "
+                       "(depth %u), instance records %.3f MiB\n",
+                       m.instance_count, m.object_count, scene.two_level.build_seconds, m.blas / 1048576.0,
+                       scene.two_level.blas_depth, m.tlas / 1048576.0, scene.two_level.tlas_depth,
+                       m.instances / 1048576.0);
         }
     }
     printf("SAH cost: bvh2 counts 1 per node and per primitive test, bvh8 1 per node and 0.3 per\n"
@@ -66,10 +77,11 @@ int rs_cmd_info(int argc, char** argv)
     RsAccelOptions accel = rs_accel_options_default();
     for (int i = 0; i < argc; ++i) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("usage: raystream info [SCENE] [--threads N] [--sah-bins N]\n\n"
+            printf("usage: raystream info [SCENE] [--threads N] [--sah-bins N] [--two-level]\n\n"
                    "Prints the version, the build configuration and the devices raystream can render on.\n"
                    "With a scene, builds every acceleration structure over it and prints its build time,\n"
-                   "SAH cost, node count and memory, and the light tree's build time.\n");
+                   "SAH cost, node count and memory, and the light tree's build time; a scene with\n"
+                   "instances (or --two-level) also its BLAS, TLAS and instance records.\n");
             return RS_EXIT_OK;
         }
         uint64_t n;
@@ -77,6 +89,8 @@ int rs_cmd_info(int argc, char** argv)
             if (rs_cli_uint("--threads", argv[++i], 1, 1024, &n))
                 return RS_EXIT_USAGE;
             accel.threads = (uint32_t)n;
+        } else if (strcmp(argv[i], "--two-level") == 0) {
+            accel.two_level = 1;
         } else if (strcmp(argv[i], "--sah-bins") == 0 && i + 1 < argc) {
             if (rs_cli_uint("--sah-bins", argv[++i], 2, 64, &n))
                 return RS_EXIT_USAGE;
@@ -97,7 +111,9 @@ int rs_cmd_info(int argc, char** argv)
            RS_RAY_STATE_FIELD_COUNT);
     for (int i = 0; i < RS_RAY_STATE_FIELD_COUNT; ++i)
         printf("%s%s", i ? ", " : "", fields[i]);
-    printf("); shadow queue %d bytes in %d fields\n", (int)RS_SHADOW_STATE_BYTES_PER_RAY, RS_SHADOW_STATE_FIELD_COUNT);
+    printf("); shadow queue %d bytes in %d fields; the instance fields (16 bytes each) only for scenes with "
+           "instances\n",
+           (int)RS_SHADOW_STATE_BYTES_PER_RAY, RS_SHADOW_STATE_FIELD_COUNT);
     printf("dead-ray strategies:\n");
     for (int d = 0; d < RS_DEADRAY_COUNT; ++d)
         printf("  %-14s %-10s %s\n", rs_deadray_name((RsDeadRay)d),

@@ -37,6 +37,8 @@ static const char help_after_deadray[] =
     "  --sbvh                BVHs with spatial splits (Stich et al. 2009): slower to build,\n"
     "                        fewer overlapping boxes where triangles are long and thin\n"
     "  --sah-bins N          SAH bins per axis when building a BVH, 2..64 (default 32)\n"
+    "  --two-level           trace the scene's own shapes as one instance of a two-level BVH\n"
+    "                        (as scenes with instances are): what the two-level path costs\n"
     "  --threads N           CPU backend worker threads (default: one per processor)\n"
     "  --max-memory SIZE     cap on wave-buffer memory, e.g. 64M; frames are traced in waves\n"
     "  --quiet               no progress output\n";
@@ -114,6 +116,8 @@ int rs_common_option(int argc, char** argv, int* i, RsCommonOptions* o)
         o->backend.payload = 1;
     } else if (strcmp(arg, "--sbvh") == 0) {
         o->accel.spatial_splits = 1;
+    } else if (strcmp(arg, "--two-level") == 0) {
+        o->accel.two_level = 1;
     } else if (strcmp(arg, "--sort-rays") == 0) {
         o->backend.sort_rays = 1;
     } else if (VALUE("--trace-kernel", NULL)) {

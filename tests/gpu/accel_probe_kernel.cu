@@ -21,6 +21,25 @@ __global__ void __launch_bounds__(RS_TRACE_BLOCK) probe_kernel(RsAccelView a, co
     any[i] = (uint32_t)rs_accel_any(Accel, &a, rs_xyz(o), rs_xyz(d), o.w, RS_NO_HIT, stack);
 }
 
+template <int Accel>
+__global__ void __launch_bounds__(RS_TRACE_BLOCK) probe_instanced_kernel(RsAccelView a, const RsFloat4* origins,
+                                                                          const RsFloat4* directions, uint32_t n,
+                                                                          RsFloat4* closest, uint32_t* instance,
+                                                                          uint32_t* any)
+{
+    RS_TRACE_STACK_DECLARE(Accel, stack);
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    RsFloat4 o = origins[i], d = directions[i];
+    RsHit hit;
+    uint32_t inst;
+    rs_accel_closest_instanced(Accel, &a, rs_xyz(o), rs_xyz(d), o.w, RS_NO_HIT, RS_NO_HIT, &hit, &inst, stack);
+    closest[i] = rs_float4(hit.t, hit.u, hit.v, rs_uint_as_float(hit.prim));
+    instance[i] = inst;
+    any[i] = (uint32_t)rs_accel_any_instanced(Accel, &a, rs_xyz(o), rs_xyz(d), o.w, RS_NO_HIT, RS_NO_HIT, stack);
+}
+
 __global__ void brute_kernel(const RsPrim* prims, uint32_t count, const RsFloat4* origins,
                              const RsFloat4* directions, uint32_t n, RsFloat4* nearest)
 {
@@ -85,5 +104,31 @@ extern "C" void gpu_trace_rays(const RsAccelView* accel, const RsFloat4* origins
     CUDA_OK(cudaFree(d_d));
     CUDA_OK(cudaFree(d_c));
     CUDA_OK(cudaFree(d_any));
+    rs_cuda_accel_free(&a);
+}
+
+extern "C" void gpu_trace_rays_instanced(const RsAccelView* accel, const RsFloat4* origins,
+                                         const RsFloat4* directions, uint32_t n, RsFloat4* closest,
+                                         uint32_t* instance, uint32_t* any)
+{
+    RsCudaAccel a;
+    CUDA_OK(rs_cuda_accel_upload(accel, &a));
+    RsFloat4 *d_o = to_device(origins, n), *d_d = to_device(directions, n), *d_c = to_device<RsFloat4>(NULL, n);
+    uint32_t *d_any = to_device<uint32_t>(NULL, n), *d_inst = to_device<uint32_t>(NULL, n);
+    unsigned grid = (n + RS_TRACE_BLOCK - 1) / RS_TRACE_BLOCK;
+    const uint32_t k = RS_ACCEL_INSTANCES | RS_ACCEL_NO_CUTOUTS;
+    if (accel->kind == RS_ACCEL_BVH8)
+        probe_instanced_kernel<RS_ACCEL_BVH8 | k><<<grid, RS_TRACE_BLOCK>>>(a.view, d_o, d_d, n, d_c, d_inst, d_any);
+    else
+        probe_instanced_kernel<RS_ACCEL_BVH2 | k><<<grid, RS_TRACE_BLOCK>>>(a.view, d_o, d_d, n, d_c, d_inst, d_any);
+    CUDA_OK(cudaGetLastError());
+    CUDA_OK(cudaMemcpy(closest, d_c, (size_t)n * sizeof(RsFloat4), cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaMemcpy(instance, d_inst, (size_t)n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaMemcpy(any, d_any, (size_t)n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaFree(d_o));
+    CUDA_OK(cudaFree(d_d));
+    CUDA_OK(cudaFree(d_c));
+    CUDA_OK(cudaFree(d_any));
+    CUDA_OK(cudaFree(d_inst));
     rs_cuda_accel_free(&a);
 }

@@ -14,6 +14,11 @@ extern "C" {
 void gpu_trace_rays(const RsAccelView* accel, const RsFloat4* origins, const RsFloat4* directions, uint32_t n,
                     RsFloat4* closest, uint32_t* any);
 
+/* The same for a scene with instances (kind | RS_ACCEL_INSTANCES, two_level.h): instance[i] gets
+ * the instance hit (RS_NO_HIT: world or none). */
+void gpu_trace_rays_instanced(const RsAccelView* accel, const RsFloat4* origins, const RsFloat4* directions,
+                              uint32_t n, RsFloat4* closest, uint32_t* instance, uint32_t* any);
+
 /* The same rays against every one of `count` primitives on the GPU (brute force, with the GPU's
  * own rounding): nearest[i] gets (t, u, v, prim bits). */
 void gpu_brute_force(const RsPrim* prims, uint32_t count, const RsFloat4* origins, const RsFloat4* directions,

@@ -11,8 +11,11 @@
  *           sort's own time is reported beside it, so whether sorting pays can be read off);
  * each timed `repeats` times after one untimed run; the median counts. Times are the stage's
  * device time by CUDA events on the GPU, the wall clock on the CPU. The dead-ray strategy is
- * compact-scan, so extend visits exactly the live rays. Output: a table per scene, and JSON / CSV
- * with the run's metadata (bench_meta.c).
+ * compact-scan, so extend visits exactly the live rays. Output: a table per scene with, per
+ * structure, what it and the wave buffers take (by part for a two-level structure: world, BLAS,
+ * TLAS, instance records; "/2L" marks one), and JSON / CSV with the run's metadata (bench_meta.c).
+ * --two-level runs a scene's own shapes through the two-level path (one identity instance), to
+ * compare its cost with the flat structure's.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <cJSON.h>
@@ -156,11 +159,38 @@ static int run(const RsScene* scene, RsBackendConfig cfg, uint32_t width, uint32
 
 static double rate(const Timing* t) { return t->ms > 0.0 ? (double)t->rays / (t->ms * 1e-3) : 0.0; }
 
-static void add_json(cJSON* results, const char* scene, const RsAccelStats* st, uint32_t accel, int spatial,
-                     RsTraceKernel kernel, uint32_t width, uint32_t height, const TraceResult* r)
+/* The structure's parts and the wave buffers: what the device holds besides textures. */
+static void print_memory(const RsScene* scene, uint64_t wave_bytes, uint32_t paths)
 {
+    RsSceneAccelBytes m = rs_scene_accel_bytes(scene);
+    if (m.instance_count)
+        printf("  memory: world %.3f MiB, BLAS %.3f MiB (%u objects), TLAS %.3f MiB, instance records %.3f MiB "
+               "(%u instances: %.1f bytes each with the TLAS), wave buffers %.1f MiB (%u paths x %.0f bytes)\n",
+               m.world / 1048576.0, m.blas / 1048576.0, m.object_count, m.tlas / 1048576.0,
+               m.instances / 1048576.0, m.instance_count, (double)(m.tlas + m.instances) / m.instance_count,
+               wave_bytes / 1048576.0, paths, (double)wave_bytes / paths);
+    else
+        printf("  memory: structure %.3f MiB, wave buffers %.1f MiB (%u paths x %.0f bytes)\n", m.world / 1048576.0,
+               wave_bytes / 1048576.0, paths, (double)wave_bytes / paths);
+}
+
+static void add_json(cJSON* results, const char* scene_path, const RsScene* scene, const RsAccelStats* st,
+                     uint32_t accel, int spatial, RsTraceKernel kernel, uint32_t width, uint32_t height,
+                     const TraceResult* r, uint64_t wave_bytes)
+{
+    const char* scene_name = scene_path;
     cJSON* o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "scene", scene);
+    RsSceneAccelBytes m = rs_scene_accel_bytes(scene);
+    cJSON* mem = cJSON_AddObjectToObject(o, "memory");
+    cJSON_AddNumberToObject(mem, "world_bytes", (double)m.world);
+    cJSON_AddNumberToObject(mem, "blas_bytes", (double)m.blas);
+    cJSON_AddNumberToObject(mem, "tlas_bytes", (double)m.tlas);
+    cJSON_AddNumberToObject(mem, "instance_bytes", (double)m.instances);
+    cJSON_AddNumberToObject(mem, "instances", m.instance_count);
+    cJSON_AddNumberToObject(mem, "objects", m.object_count);
+    cJSON_AddNumberToObject(mem, "wave_bytes", (double)wave_bytes);
+    cJSON_AddBoolToObject(o, "two_level", scene->accel_options.two_level);
+    cJSON_AddStringToObject(o, "scene", scene_name);
     cJSON_AddStringToObject(o, "accel", rs_accel_name(accel));
     cJSON_AddBoolToObject(o, "spatial_splits", spatial);
     cJSON_AddStringToObject(o, "trace_kernel", rs_trace_kernel_name(kernel));
@@ -303,8 +333,10 @@ int rs_cmd_bench_trace(int argc, char** argv)
             status = RS_EXIT_FAILURE;
             break;
         }
-        printf("\n%s: %zu primitives, %ux%u, median of %u (%s rays/s)\n", o.scenes[si], scene.prims.count, width,
-               height, o.repeats, unit);
+        printf("\n%s: %zu primitives, %zu objects of %zu, %zu instances%s, %ux%u, median of %u (%s rays/s)\n",
+               o.scenes[si], scene.prims.count, scene.objects.count, scene.object_prims.count, scene.instances.count,
+               scene.accel_options.two_level ? " (--two-level: the world as one more)" : "", width, height, o.repeats,
+               unit);
         printf("%-10s %-10s %8s %8s %8s %8s %8s %8s %8s\n", "accel", "extend", "build s", "MiB", "camera", "shadow",
                "bounce", "sorted", "sort ms");
         for (uint32_t k = 0; k < RS_ACCEL_COUNT && status == RS_EXIT_OK && !rs_interrupt_count(); ++k) {
@@ -317,7 +349,8 @@ int rs_cmd_bench_trace(int argc, char** argv)
                 break;
             }
             rs_bench_meta_scene(&meta, o.scenes[si], &scene);
-            int kernels = cuda && k == RS_ACCEL_BVH8 ? 2 : 1;
+            /* the dynamic-fetch kernel walks flat bvh8 scenes only */
+            int kernels = cuda && k == RS_ACCEL_BVH8 && scene.two_level.view.instance_count == 0 ? 2 : 1;
             for (int kernel = 0; kernel < kernels; ++kernel) {
                 RsBackendConfig cfg = o.common.backend;
                 cfg.trace_kernel = kernel ? RS_TRACE_PERSISTENT : RS_TRACE_PLAIN;
@@ -330,17 +363,24 @@ int rs_cmd_bench_trace(int argc, char** argv)
                     break;
                 }
                 rs_bench_meta_backend(&meta, backend);
+                uint64_t wave_bytes = backend->ops->bytes_per_path(backend) * (uint64_t)width * height;
                 rs_backend_destroy(backend);
                 const RsAccelStats* st = &scene.accel.stats;
                 char name[32];
-                snprintf(name, sizeof name, "%s%s", rs_accel_name(k), scene.accel_options.spatial_splits ? "+sbvh" : "");
+                snprintf(name, sizeof name, "%s%s%s", rs_accel_name(k), scene.accel_options.spatial_splits ? "+sbvh" : "",
+                         scene.two_level.view.instance_count ? "/2L" : "");
+                /* a two-level structure: its build and bytes in all (print_memory gives the parts) */
+                RsSceneAccelBytes mem = rs_scene_accel_bytes(&scene);
+                double build_s = st->build_seconds + scene.two_level.build_seconds;
+                uint64_t bytes = mem.world + mem.blas + mem.tlas + mem.instances;
                 printf("%-10s %-10s %8.3f %8.1f %8.3f %8.3f %8.3f %8.3f %8.3f\n", name,
-                       rs_trace_kernel_name(cfg.trace_kernel), st->build_seconds, (double)st->bytes / 1048576.0,
+                       rs_trace_kernel_name(cfg.trace_kernel), build_s, (double)bytes / 1048576.0,
                        rate(&r.camera) * scale, rate(&r.shadow) * scale, rate(&r.bounce) * scale,
                        rate(&r.bounce_sorted) * scale, r.sort.ms);
+                print_memory(&scene, wave_bytes, width * height);
                 fflush(stdout);
-                add_json(meta.results, o.scenes[si], st, k, scene.accel_options.spatial_splits, cfg.trace_kernel,
-                         width, height, &r);
+                add_json(meta.results, o.scenes[si], &scene, st, k, scene.accel_options.spatial_splits,
+                         cfg.trace_kernel, width, height, &r, wave_bytes);
                 if (csv)
                     fprintf(csv, "%s,%s,%d,%s,%u,%u,%.4f,%llu,%.6g,%.6g,%.6g,%.6g,%.4f\n", o.scenes[si],
                             rs_accel_name(k), scene.accel_options.spatial_splits, rs_trace_kernel_name(cfg.trace_kernel),

@@ -49,6 +49,7 @@ static const RsOptionEffect effects[] = {
     {"--payload", NULL, NULL, SAME_IMAGE},
     {"--trace-kernel", "plain", NULL, SAME_IMAGE},
     {"--sort-rays", NULL, NULL, SAME_IMAGE},
+    {"--two-level", NULL, NULL, SAME_IMAGE " (the world as one identity instance: the same rays and arithmetic)"},
 };
 
 const RsOptionEffect* rs_render_option_effect(const char* option)

@@ -16,6 +16,8 @@ typedef struct RsAccelOptions {
     int spatial_splits;  /* BVHs: SBVH reference splitting */
     uint32_t bins;       /* BVHs: SAH bins per axis; 0 = the default */
     uint32_t threads;    /* build threads; 0 = one per processor */
+    int two_level;       /* scenes: route the world's primitives through one identity instance
+                            (--two-level; the two-level path's cost on a flat scene) */
     RsThreadPool* pool;  /* set by rs_accel_build for the builders */
 } RsAccelOptions;
 
@@ -56,6 +58,32 @@ const char* rs_accel_list(void);
     int rs_accel_##name##_build(const RsPrim* prims, uint32_t count, const RsAccelOptions* opt, RsAccel* out, RsError* err);
 RS_ACCELS(RS_ACCEL_BUILDER)
 #undef RS_ACCEL_BUILDER
+
+/* The two-level part of a scene with instances (kernel/accel/two_level.h): a BLAS per object,
+ * concatenated, and a TLAS over the instances. The instance records stay the caller's. */
+typedef struct RsTwoLevel {
+    RsInstanceView view;
+    RsObjectBlas* objects;
+    RsBvh2Node* tlas;
+    void* blas_nodes; /* RsBvh2Node or RsBvh8Node, as the kind */
+    RsPrim* blas_prims;
+    uint32_t blas_node_count, blas_prim_count;
+    uint32_t blas_depth, tlas_depth;
+    RsVec3 bounds_lo, bounds_hi; /* of the instances' world boxes */
+    uint64_t blas_bytes, tlas_bytes, instance_bytes; /* what each part takes on a device */
+    double build_seconds;
+} RsTwoLevel;
+
+/* Builds a BLAS of opt->kind (bvh2 or bvh8) over prims[ranges[2o], +ranges[2o+1]) for every
+ * object o, and the TLAS over `instances` (their meta.x names the object). */
+int rs_two_level_build(const RsPrim* prims, const uint32_t* ranges, uint32_t object_count, const RsInstance* instances,
+                       uint32_t instance_count, const RsAccelOptions* opt, RsTwoLevel* out, RsError* err);
+void rs_two_level_free(RsTwoLevel* t);
+
+/* The world box of instance `in` of an object whose box is [lo, hi]: the box's corners through
+ * to_world, rounded out and padded for traversal's float transform (exact for an identity).
+ * The scene's bounds with instances are made of these, whichever the structure. */
+void rs_instance_world_box(const RsInstance* in, RsVec3 lo, RsVec3 hi, RsVec3* out_lo, RsVec3* out_hi);
 
 /* Trace primitives (src/kernel/accel/trace_hit.h) for refs[0..n): copies of the scene primitives with
  * a.w naming their scene index. NULL when out of memory. */

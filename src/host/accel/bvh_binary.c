@@ -56,6 +56,11 @@ static void triangle_vertices(const RsPrim* p, double v[3][3])
 void rs_prim_bounds(const RsPrim* p, RsVec3* lo, RsVec3* hi)
 {
     double l[3], h[3];
+    if (rs_prim_type(p) == RS_PRIM_BOX) {
+        *lo = rs_xyz(p->a);
+        *hi = rs_xyz(p->b);
+        return;
+    }
     if (rs_prim_type(p) == RS_PRIM_SPHERE) {
         double c[3] = {p->a.x, p->a.y, p->a.z}, r = p->b.x;
         for (int k = 0; k < 3; ++k) {

@@ -49,6 +49,10 @@ void rs_binary_bvh_free(RsBinaryBvh* bvh);
  * visited plus one per primitive tested. */
 double rs_binary_bvh_sah(const RsBinaryBvh* bvh, float node_cost);
 
+/* A primitive type only builders see: a = box low corner, b = high corner (the TLAS builds over
+ * instances' world boxes this way, without spatial splits). */
+#define RS_PRIM_BOX 2u
+
 /* Bounding box of one primitive. */
 void rs_prim_bounds(const RsPrim* p, RsVec3* lo, RsVec3* hi);
 

@@ -61,6 +61,8 @@ typedef struct RsBackendConfig {
     int aovs;              /* the film carries aov.h's planes (render --aov or --denoise, the viewer) */
     int film_stats;        /* adaptive sampling: the same planes, but only the squares and the
                               visits are kept (kernel/film/adaptive.h): no per-path AOV rows */
+    int instances;         /* set by set_scene: the scene has instances, so the rays' and shadow
+                              rays' instance lanes are allocated (ray_state_fields.h) */
 } RsBackendConfig;
 
 /* What a frame needs besides the scene. */

@@ -25,14 +25,16 @@ uint64_t rs_wave_bytes_per_path(const RsBackendConfig* config)
 {
     RsDeadRay d = config->deadray;
     int payload = config->payload;
-    uint64_t bytes = RS_RAY_STATE_BYTES_PER_RAY + RS_SHADOW_STATE_BYTES_PER_RAY + 16 /* path radiance */;
+    uint64_t ray_bytes = config->instances ? RS_RAY_STATE_BYTES_PER_RAY : RS_RAY_STATE_CORE_BYTES_PER_RAY;
+    uint64_t bytes = ray_bytes + 16 /* path radiance */;
+    bytes += config->instances ? RS_SHADOW_STATE_BYTES_PER_RAY : RS_SHADOW_STATE_CORE_BYTES_PER_RAY;
     bytes += 4; /* alive flag (the flags strategy's state, and every compaction's input) */
     if (config->aovs)
         bytes += 3 * sizeof(RsFloat4); /* path_albedo, path_normal, path_position (aov.h) */
     bytes += rs_deadray_extra_bytes(d);
     if (rs_deadray_is_compaction(d)) {
         if (payload)
-            bytes += RS_RAY_STATE_BYTES_PER_RAY; /* the second RayState that rows are moved into */
+            bytes += ray_bytes; /* the second RayState that rows are moved into */
         if (config->sort_rays)
             bytes += 2 * 4 + 4; /* keys, sorted keys, sort scratch (about a key per ray) */
     }

@@ -19,6 +19,7 @@
 #include "host/scene/light_tree_bounds.h"
 #include "host/util/array.h"
 #include "host/util/thread_pool.h"
+#include "kernel/light/light.h"
 
 #define SAH_MIN 16      /* nodes of at most this many lights are halved by count */
 #define MEDIAN_DEPTH 32 /* from here on, splits halve by count: depth <= 32 + 30 */
@@ -379,6 +380,7 @@ static void describe_light(const RsSceneView* v, uint32_t entry, double power, T
     RsVec3 lo, hi, axis = rs_vec3(0.0f, 0.0f, 1.0f);
     float cos_o = -1.0f, theta_e = (float)HALF_PI;
     int two_sided = 0;
+    RsPrim placed; /* an emitting primitive in world space (an instance's copy) */
     if (emitter & RS_LIGHT_POINT_BIT) {
         const RsPointLight* pl = &v->point_lights[emitter & ~RS_LIGHT_POINT_BIT];
         lo = hi = rs_xyz(pl->a);
@@ -389,13 +391,14 @@ static void describe_light(const RsSceneView* v, uint32_t entry, double power, T
             cos_o = (float)cos(start);
             theta_e = (float)fmin(fmax(end - start, 0.0) + SPOT_SLACK, PI);
         }
-    } else if (rs_prim_type(&v->prims[emitter]) == RS_PRIM_SPHERE) {
-        const RsPrim* prim = &v->prims[emitter];
+    } else if (placed = rs_light_prim(v, emitter, rs_light_instance(v->lights[entry])),
+               rs_prim_type(&placed) == RS_PRIM_SPHERE) {
+        const RsPrim* prim = &placed;
         RsVec3 r = rs_vec3_splat(prim->b.x);
         lo = rs_sub(rs_xyz(prim->a), r);
         hi = rs_add(rs_xyz(prim->a), r);
     } else {
-        const RsPrim* prim = &v->prims[emitter];
+        const RsPrim* prim = &placed;
         RsVec3 v0 = rs_xyz(prim->a), v1 = rs_add(v0, rs_xyz(prim->b)), v2 = rs_add(v0, rs_xyz(prim->c));
         lo = rs_vmin(v0, rs_vmin(v1, v2));
         hi = rs_vmax(v0, rs_vmax(v1, v2));

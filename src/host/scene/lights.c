@@ -48,38 +48,81 @@ static float emitted_luminance(const RsScene* scene, const RsMaterial* m)
 int rs_scene_build_lights(RsScene* scene, float scene_radius, double** power_out, RsError* err)
 {
     *power_out = NULL;
-    for (size_t i = 0; i < scene->prims.count; ++i)
-        scene->prims.data[i].b.w = rs_uint_as_float(RS_NO_LIGHT);
-    uint32_t count = 0;
+    uint32_t prim_count;
+    RsPrim* prims = (RsPrim*)rs_scene_view_prims(scene, &prim_count);
+    uint32_t world = scene->world_prim_count;
+    for (uint32_t i = 0; i < prim_count; ++i)
+        prims[i].b.w = rs_uint_as_float(RS_NO_LIGHT);
+    /* an object's emitters are numbered within it (their light bits); each instance of it gets
+     * that many entries from its meta.y on (kernel/accel/instance.h) */
+    uint32_t object_count = (uint32_t)(scene->object_ranges.count / 2);
+    uint32_t* emitters = calloc(object_count ? object_count : 1, sizeof *emitters);
+    if (!emitters)
+        return rs_error_set(err, "out of memory building the light table");
+    for (uint32_t o = 0; o < object_count; ++o) {
+        uint32_t first = scene->object_ranges.data[2 * o], n = scene->object_ranges.data[2 * o + 1];
+        for (uint32_t i = first; i < first + n; ++i)
+            if (emitted_luminance(scene, &scene->materials.data[rs_prim_material(&prims[i])]) > 0.0f)
+                prims[i].b.w = rs_uint_as_float(emitters[o]++);
+    }
+    uint64_t count = 0;
     float env_lum = env_mean_luminance(&scene->env, &scene->env_map);
-    for (size_t i = 0; i < scene->prims.count; ++i)
-        count += emitted_luminance(scene, &scene->materials.data[rs_prim_material(&scene->prims.data[i])]) > 0.0f;
+    for (uint32_t i = 0; i < world; ++i)
+        count += emitted_luminance(scene, &scene->materials.data[rs_prim_material(&prims[i])]) > 0.0f;
+    for (size_t i = 0; i < scene->instance_records.count; ++i)
+        count += emitters[rs_instance_object(&scene->instance_records.data[i])];
     count += env_lum > 0.0f;
     double r = scene_radius > 0.0f ? scene_radius : 1.0;
     for (size_t i = 0; i < scene->point_lights.count; ++i)
         count += point_light_power(&scene->point_lights.data[i], r) > 0.0;
-    scene->light_count = count;
-    scene->infinite_first = count;
+    if (count >= 0x7fffffffu) {
+        free(emitters);
+        return rs_error_set(err, "too many lights: %llu emitters (instances count each of theirs)",
+                            (unsigned long long)count);
+    }
+    scene->light_count = (uint32_t)count;
+    scene->infinite_first = (uint32_t)count;
     scene->env_light = RS_NO_LIGHT;
-    if (count == 0)
+    if (count == 0) {
+        free(emitters);
         return 0;
+    }
     scene->lights = rs_alloc_aligned(count, sizeof(RsFloat4), 16);
     double* power = malloc(count * sizeof *power);
     if (!scene->lights || !power) {
         free(power);
-        return rs_error_set(err, "out of memory building the light table (%u lights)", count);
+        free(emitters);
+        return rs_error_set(err, "out of memory building the light table (%llu lights)", (unsigned long long)count);
     }
+    const float no_instance = 0.0f; /* w: the instance + 1 (kernel/light/light.h) */
     uint32_t k = 0;
-    for (size_t i = 0; i < scene->prims.count; ++i) {
-        const RsMaterial* m = &scene->materials.data[rs_prim_material(&scene->prims.data[i])];
+    for (uint32_t i = 0; i < world; ++i) {
+        const RsMaterial* m = &scene->materials.data[rs_prim_material(&prims[i])];
         float lum = emitted_luminance(scene, m);
         if (!(lum > 0.0f))
             continue;
-        float area = prim_area(&scene->prims.data[i]);
+        float area = prim_area(&prims[i]);
         power[k] = RS_PI * area * lum * (rs_material_two_sided(m) ? 2.0 : 1.0);
-        scene->lights[k] = rs_float4(rs_uint_as_float((uint32_t)i), area, (float)power[k], 0.0f);
-        scene->prims.data[i].b.w = rs_uint_as_float(k++);
+        scene->lights[k] = rs_float4(rs_uint_as_float(i), area, (float)power[k], no_instance);
+        prims[i].b.w = rs_uint_as_float(k++);
     }
+    for (size_t n = 0; n < scene->instance_records.count; ++n) {
+        RsInstance* in = &scene->instance_records.data[n];
+        uint32_t o = rs_instance_object(in);
+        in->meta.y = emitters[o] ? k : RS_NO_LIGHT;
+        uint32_t first = scene->object_ranges.data[2 * o], size = scene->object_ranges.data[2 * o + 1];
+        for (uint32_t i = first; i < first + size && emitters[o]; ++i) {
+            if (rs_prim_light(&prims[i]) == RS_NO_LIGHT)
+                continue;
+            const RsMaterial* m = &scene->materials.data[rs_prim_material(&prims[i])];
+            RsPrim placed = rs_instance_prim(in, &prims[i]);
+            float area = prim_area(&placed);
+            power[k] = RS_PI * area * emitted_luminance(scene, m) * (rs_material_two_sided(m) ? 2.0 : 1.0);
+            scene->lights[k] = rs_float4(rs_uint_as_float(i), area, (float)power[k], rs_uint_as_float((uint32_t)n + 1u));
+            k++;
+        }
+    }
+    free(emitters);
     /* point and spot lights, then (from infinite_first on) directional lights */
     for (int directional = 0; directional < 2; ++directional) {
         if (directional)
@@ -90,13 +133,13 @@ int rs_scene_build_lights(RsScene* scene, float scene_radius, double** power_out
             if (!(phi > 0.0) || is_directional(l) != directional)
                 continue;
             power[k] = phi;
-            scene->lights[k++] = rs_float4(rs_uint_as_float(RS_LIGHT_POINT_BIT | (uint32_t)i), 0.0f, (float)phi, 0.0f);
+            scene->lights[k++] = rs_float4(rs_uint_as_float(RS_LIGHT_POINT_BIT | (uint32_t)i), 0.0f, (float)phi, no_instance);
         }
     }
     if (env_lum > 0.0f) {
         power[k] = 4.0 * RS_PI * RS_PI * r * r * env_lum;
         scene->env_light = k;
-        scene->lights[k] = rs_float4(rs_uint_as_float(RS_LIGHT_ENVIRONMENT), 0.0f, (float)power[k], 0.0f);
+        scene->lights[k] = rs_float4(rs_uint_as_float(RS_LIGHT_ENVIRONMENT), 0.0f, (float)power[k], no_instance);
         k++;
     }
     *power_out = power;

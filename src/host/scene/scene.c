@@ -54,6 +54,11 @@ void rs_scene_free(RsScene* scene)
     rs_array_free(&scene->instances);
     rs_array_free(&scene->object_prims);
     rs_array_free(&scene->object_shading);
+    rs_array_free(&scene->view_prims);
+    rs_array_free(&scene->view_shading);
+    rs_array_free(&scene->object_ranges);
+    rs_array_free(&scene->instance_records);
+    rs_two_level_free(&scene->two_level);
     rs_texture_set_free(&scene->textures);
     rs_env_map_free(&scene->env_map);
     rs_accel_free(&scene->accel);
@@ -279,7 +284,7 @@ int32_t rs_scene_begin_object(RsScene* scene, RsError* err)
 {
     if (scene->open_object >= 0)
         return rs_error_set(err, "%s: an object is already open", scene->file ? scene->file : "scene");
-    RsSceneObject object = {(uint32_t)scene->object_prims.count, 0};
+    RsSceneObject object = {(uint32_t)scene->object_prims.count, 0, 0};
     if (rs_array_push(&scene->objects, object, err))
         return -1;
     scene->open_object = (int32_t)(scene->objects.count - 1);
@@ -293,6 +298,8 @@ int rs_scene_end_object(RsScene* scene, RsError* err)
         return rs_error_set(err, "%s: no object is open", scene->file ? scene->file : "scene");
     RsSceneObject* object = &scene->objects.data[scene->open_object];
     object->prim_count = (uint32_t)(scene->prims.count - object->first_prim);
+    for (uint32_t k = 0; k < object->prim_count; ++k)
+        object->sphere_count += rs_prim_type(&scene->prims.data[object->first_prim + k]) == RS_PRIM_SPHERE;
     scene->open_object = -1;
     swap_prim_arrays(scene);
     return 0;
@@ -307,8 +314,21 @@ static const RsShading* object_shading_of(const RsScene* scene, size_t i)
     return rs_float_as_uint(s->d.w) ? s : NULL;
 }
 
-/* For now an instance is flattened: its object's primitives are copied into the world,
- * transformed. (The two-level acceleration structure replaces this.) */
+/* Whether `t`'s linear part is a rotation (or mirror) times one scale, within float rounding:
+ * a sphere stays a sphere only then. *scale gets the scale. */
+static int uniform_scale(const RsTransform* t, float* scale)
+{
+    RsVec3 axis[3];
+    for (int a = 0; a < 3; ++a)
+        axis[a] = rs_vec3(t->m[0][a], t->m[1][a], t->m[2][a]);
+    float s0 = rs_length(axis[0]), s1 = rs_length(axis[1]), s2 = rs_length(axis[2]);
+    *scale = s0;
+    return !(fabsf(s0 - s1) > 1e-4f * s0 || fabsf(s0 - s2) > 1e-4f * s0 ||
+             fabsf(rs_dot(axis[0], axis[1])) > 1e-4f * s0 * s1 || fabsf(rs_dot(axis[0], axis[2])) > 1e-4f * s0 * s2 ||
+             fabsf(rs_dot(axis[1], axis[2])) > 1e-4f * s1 * s2);
+}
+
+/* An instance is recorded; rs_scene_build gives it its record and the two-level structure. */
 int rs_scene_add_instance(RsScene* scene, uint32_t object, const RsTransform* to_world, RsError* err)
 {
     const char* file = scene->file ? scene->file : "scene";
@@ -316,25 +336,41 @@ int rs_scene_add_instance(RsScene* scene, uint32_t object, const RsTransform* to
         return rs_error_set(err, "%s: an instance cannot be placed while an object is open", file);
     if (object >= scene->objects.count)
         return rs_error_set(err, "%s: instance of object %u, which does not exist", file, object);
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 4; ++c)
+            if (!(fabsf(to_world->m[r][c]) <= 1e18f))
+                return rs_error_set(err, "%s: an instance's transform is not finite", file);
+    const RsTransform* m = to_world;
+    double det = (double)m->m[0][0] * ((double)m->m[1][1] * m->m[2][2] - (double)m->m[1][2] * m->m[2][1]) -
+                 (double)m->m[0][1] * ((double)m->m[1][0] * m->m[2][2] - (double)m->m[1][2] * m->m[2][0]) +
+                 (double)m->m[0][2] * ((double)m->m[1][0] * m->m[2][1] - (double)m->m[1][1] * m->m[2][0]);
+    if (!(fabs(det) > 1e-30)) { /* a zero scale (glTF hides nodes so): nothing to draw */
+        rs_scene_warn(scene, "%s: an instance of object %u with a singular transform (a zero scale) is not drawn",
+                      file, object);
+        return 0;
+    }
+    float scale;
+    if (scene->objects.data[object].sphere_count && !uniform_scale(to_world, &scale))
+        return rs_error_set(err, "%s: a sphere in an instance must be scaled uniformly (no shear or stretch)", file);
+    if (scene->instances.count >= 0x7fffffffu) /* two_level.h marks leaves with the top bit */
+        return rs_error_set(err, "%s: too many instances (at most 2^31 - 1)", file);
     RsSceneInstance instance = {object, *to_world};
-    if (rs_array_push(&scene->instances, instance, err))
-        return -1;
-    const RsSceneObject* o = &scene->objects.data[object];
+    return rs_array_push(&scene->instances, instance, err);
+}
+
+int rs_scene_flatten_instance(RsScene* scene, const RsSceneInstance* instance, RsError* err)
+{
+    const RsTransform* to_world = &instance->to_world;
+    const RsSceneObject* o = &scene->objects.data[instance->object];
     for (uint32_t k = 0; k < o->prim_count; ++k) {
         size_t i = o->first_prim + k;
         const RsPrim* p = &scene->object_prims.data[i];
         uint32_t material = rs_float_as_uint(p->a.w);
         if (rs_float_as_uint(p->c.w) == RS_PRIM_SPHERE) {
             RsVec3 centre = rs_transform_point(to_world, rs_xyz(p->a));
-            RsVec3 axis[3];
-            for (int a = 0; a < 3; ++a)
-                axis[a] = rs_vec3(to_world->m[0][a], to_world->m[1][a], to_world->m[2][a]);
-            float s0 = rs_length(axis[0]), s1 = rs_length(axis[1]), s2 = rs_length(axis[2]);
-            if (fabsf(s0 - s1) > 1e-4f * s0 || fabsf(s0 - s2) > 1e-4f * s0 ||
-                fabsf(rs_dot(axis[0], axis[1])) > 1e-4f * s0 * s1 || fabsf(rs_dot(axis[0], axis[2])) > 1e-4f * s0 * s2 ||
-                fabsf(rs_dot(axis[1], axis[2])) > 1e-4f * s1 * s2)
-                return rs_error_set(err, "%s: a sphere in an instance must be scaled uniformly (no shear or stretch)", file);
-            if (rs_scene_add_sphere(scene, centre, p->b.x * s0, material, err))
+            float scale;
+            uniform_scale(to_world, &scale);
+            if (rs_scene_add_sphere(scene, centre, p->b.x * scale, material, err))
                 return -1;
             continue;
         }
@@ -364,21 +400,48 @@ int rs_scene_add_instance(RsScene* scene, uint32_t object, const RsTransform* to
     return 0;
 }
 
+RsSceneAccelBytes rs_scene_accel_bytes(const RsScene* scene)
+{
+    RsSceneAccelBytes b;
+    b.world = scene->accel.stats.bytes;
+    b.blas = scene->two_level.blas_bytes;
+    b.tlas = scene->two_level.tlas_bytes;
+    b.instances = scene->two_level.instance_bytes;
+    b.instance_count = scene->two_level.view.instance_count;
+    b.object_count = scene->two_level.view.object_count;
+    return b;
+}
+
+const RsPrim* rs_scene_view_prims(const RsScene* scene, uint32_t* count)
+{
+    if (scene->view_prims.count) {
+        *count = (uint32_t)scene->view_prims.count;
+        return scene->view_prims.data;
+    }
+    *count = (uint32_t)scene->prims.count;
+    return scene->prims.data;
+}
+
 RsSceneView rs_scene_view(const RsScene* scene)
 {
     RsSceneView v;
     memset(&v, 0, sizeof v);
     v.accel = scene->accel.view;
-    v.prims = scene->prims.data;
+    v.accel.inst = scene->two_level.view;
+    uint32_t prim_count;
+    v.prims = rs_scene_view_prims(scene, &prim_count);
     v.materials = scene->materials.data;
-    v.shading = scene->shading.count ? scene->shading.data : NULL;
+    if (scene->view_prims.count)
+        v.shading = scene->view_shading.count ? scene->view_shading.data : NULL;
+    else
+        v.shading = scene->shading.count ? scene->shading.data : NULL;
     v.lights = scene->lights;
     v.point_lights = scene->point_lights.count ? scene->point_lights.data : NULL;
     v.point_light_count = (uint32_t)scene->point_lights.count;
     v.textures = rs_texture_set_view(&scene->textures);
     const RsCutouts* cutouts = scene->has_cutouts ? &scene->cutouts : NULL;
     v.accel.bvh2.cutouts = v.accel.bvh8.cutouts = v.accel.grid.cutouts = cutouts;
-    v.prim_count = (uint32_t)scene->prims.count;
+    v.prim_count = prim_count;
     v.material_count = (uint32_t)scene->materials.count;
     v.light_count = scene->light_count;
     v.light_select = rs_light_select_view(&scene->light_select);

@@ -51,6 +51,7 @@ typedef struct RsRenderDesc {
  * instances: its primitives are object_prims[first_prim, first_prim + prim_count). */
 typedef struct RsSceneObject {
     uint32_t first_prim, prim_count;
+    uint32_t sphere_count; /* spheres stay spheres only under uniform scale (rs_scene_add_instance) */
 } RsSceneObject;
 
 typedef struct RsSceneInstance {
@@ -92,7 +93,18 @@ typedef struct RsScene {
     RsAccelOptions accel_options; /* what rs_scene_build builds (rs_accel_options_default) */
 
     /* filled by rs_scene_build */
-    RsAccel accel;
+    RsAccel accel; /* with instances: the world's own primitives (possibly none) */
+    /* With instances (or accel_options.two_level), the arrays the view and every index refer to:
+     * the world's primitives, then every object's (object_ranges in this numbering), and the
+     * instance records and two-level structure (kernel/accel/instance.h). With instances and the
+     * grid, view_prims holds the flattened copies instead. Empty for a scene without instances,
+     * whose view is `prims` itself. */
+    RS_ARRAY(RsPrim) view_prims;
+    RS_ARRAY(RsShading) view_shading;
+    RS_ARRAY(uint32_t) object_ranges; /* first, count per object of the two-level structure */
+    RS_ARRAY(RsInstance) instance_records;
+    uint32_t world_prim_count; /* view primitives [0, this) are world geometry with their own light bits */
+    RsTwoLevel two_level;
     RsVec3 bounds_lo, bounds_hi; /* of every primitive */
     RsFloat4* lights;   /* the light table (lights.h): light_count entries */
     uint32_t light_count;
@@ -150,13 +162,33 @@ int32_t rs_scene_add_checkerboard(RsScene* scene, RsVec3 colour0, RsVec3 colour1
 /* Objects and instances. rs_scene_begin_object opens a new object and returns its index (-1 on
  * failure: one is already open); until rs_scene_end_object, rs_scene_add_triangle*, and
  * rs_scene_add_sphere record into the object instead of the world. rs_scene_add_instance places
- * a closed object with `to_world`; an object with no instance is never drawn. Emissive
- * primitives in an object are lights in every instance. */
+ * a closed object with `to_world` (uniform scale if the object has spheres; a singular one, a
+ * zero scale, places nothing, with a warning); an
+ * object with no instance is never drawn. Objects are built once (a BLAS each) and instances
+ * reference them (a TLAS over them), never copied. Emissive primitives in an object are lights
+ * in every instance. */
 int32_t rs_scene_begin_object(RsScene* scene, RsError* err);
 int rs_scene_end_object(RsScene* scene, RsError* err);
 int rs_scene_add_instance(RsScene* scene, uint32_t object, const RsTransform* to_world, RsError* err);
 
-/* Acceleration structure (scene->accel_options) and light table. Fails on an empty scene. */
+/* What a built scene's structure takes on a device, by part: the world's own structure, the
+ * objects' BLAS (nodes and trace primitives), the TLAS and the instance and object records. */
+typedef struct RsSceneAccelBytes {
+    uint64_t world, blas, tlas, instances;
+    uint32_t instance_count, object_count;
+} RsSceneAccelBytes;
+
+RsSceneAccelBytes rs_scene_accel_bytes(const RsScene* scene);
+
+/* The primitives per-ray code sees (view_prims, or prims for a scene without instances). */
+const RsPrim* rs_scene_view_prims(const RsScene* scene, uint32_t* count);
+
+/* Copies instance `instance`'s primitives into the world, transformed: what the grid, which has
+ * no two-level form, does with instances (rs_scene_build). */
+int rs_scene_flatten_instance(RsScene* scene, const RsSceneInstance* instance, RsError* err);
+
+/* Acceleration structure (scene->accel_options) and light table. Fails on an empty scene.
+ * Instances get a two-level structure (bvh2, bvh8; the grid flattens them with a warning). */
 int rs_scene_build(RsScene* scene, RsError* err);
 
 /* Rebuilds the light table and its selection with another method (RS_LIGHT_SELECT_*) on a built

@@ -16,6 +16,7 @@
 #include "kernel/accel/bvh2.h"
 #include "kernel/accel/bvh8.h"
 #include "kernel/accel/grid.h"
+#include "kernel/accel/two_level.h"
 
 /*   X(ENUM, name, help) */
 #define RS_ACCELS(X)                                                                                         \
@@ -33,15 +34,26 @@ typedef enum RsAccelKind { RS_ACCELS(RS_ACCEL_ENUM) RS_ACCEL_COUNT } RsAccelKind
  * even where it never ran); with a run-time kind it only skips the test. */
 #define RS_ACCEL_NO_CUTOUTS 0x100u
 #define RS_ACCEL_KIND_MASK 0xffu
+/* Or'ed into the `kind` of rs_accel_closest_instanced/any_instanced: the scene has instances
+ * (two_level.h). Scenes without them never take that path, so their kernels are the flat ones. */
+#define RS_ACCEL_INSTANCES 0x200u
 
-/* The structure a scene was built with; only the member of `kind` is filled. */
+/* The structure a scene was built with; only the member of `kind` is filled. With instances,
+ * that member is the world's own geometry (possibly empty) and `inst` the rest (two_level.h). */
 typedef struct RsAccelView {
     uint32_t kind; /* RsAccelKind */
     uint32_t pad_[3];
     RsBvh2View bvh2;
     RsBvh8View bvh8;
     RsGridView grid;
+    RsInstanceView inst;
 } RsAccelView;
+
+/* kind | RS_ACCEL_INSTANCES when the scene has instances: what stages pass at run time. */
+RS_FN uint32_t rs_accel_run_kind(const RsAccelView* a)
+{
+    return a->kind | (a->inst.instance_count ? RS_ACCEL_INSTANCES : 0u);
+}
 
 /* Nearest hit with 0 < t < tmax, never `skip` (trace_hit.h). `stack`: bvh8's traversal stack,
  * RS_BVH8_STACK entries (ignored by the others). */
@@ -90,6 +102,44 @@ RS_FN int rs_accel_any(uint32_t kind, const RsAccelView* a, RsVec3 o, RsVec3 d, 
         return rs_bvh2_any(&v, o, d, tmax, skip);
     }
     }
+}
+
+/* Whether the world's own structure (beside the instances) is empty. */
+RS_FN int rs_accel_world_empty(uint32_t kind, const RsAccelView* a)
+{
+    return ((kind & RS_ACCEL_KIND_MASK) == RS_ACCEL_BVH8 ? a->bvh8.node_count : a->bvh2.node_count) == 0;
+}
+
+/* Closest hit in a scene with instances: the world's structure, then the TLAS. `skip` and
+ * `skip_instance` name the primitive the ray leaves; *hit_instance gets the instance hit
+ * (RS_NO_HIT: world geometry, or a miss). */
+RS_FN int rs_accel_closest_instanced(uint32_t kind, const RsAccelView* a, RsVec3 o, RsVec3 d, float tmax,
+                                     uint32_t skip, uint32_t skip_instance, RsHit* hit, uint32_t* hit_instance,
+                                     RsTraceStack stack)
+{
+    int wide = (kind & RS_ACCEL_KIND_MASK) == RS_ACCEL_BVH8;
+    const RsCutouts* cut = (kind & RS_ACCEL_NO_CUTOUTS) ? 0 : a->bvh2.cutouts;
+    *hit_instance = RS_NO_HIT;
+    if (rs_accel_world_empty(kind, a)) /* --two-level, or a scene of instances only */
+        rs_hit_init(hit, tmax);
+    else
+        rs_accel_closest(kind & ~RS_ACCEL_INSTANCES, a, o, d, tmax, skip_instance == RS_NO_HIT ? skip : RS_NO_HIT, hit,
+                         stack);
+    return rs_tlas_traverse(wide, &a->inst, cut, o, d, skip, skip_instance, 0, hit, hit_instance, stack);
+}
+
+RS_FN int rs_accel_any_instanced(uint32_t kind, const RsAccelView* a, RsVec3 o, RsVec3 d, float tmax, uint32_t skip,
+                                 uint32_t skip_instance, RsTraceStack stack)
+{
+    if (!rs_accel_world_empty(kind, a) &&
+        rs_accel_any(kind & ~RS_ACCEL_INSTANCES, a, o, d, tmax, skip_instance == RS_NO_HIT ? skip : RS_NO_HIT, stack))
+        return 1;
+    int wide = (kind & RS_ACCEL_KIND_MASK) == RS_ACCEL_BVH8;
+    const RsCutouts* cut = (kind & RS_ACCEL_NO_CUTOUTS) ? 0 : a->bvh2.cutouts;
+    RsHit hit;
+    uint32_t hit_instance;
+    rs_hit_init(&hit, tmax);
+    return rs_tlas_traverse(wide, &a->inst, cut, o, d, skip, skip_instance, 1, &hit, &hit_instance, stack);
 }
 
 /* Whether a scene's structure has cut-outs to test (the CUDA backend picks kernels by it). */

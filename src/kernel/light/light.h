@@ -11,6 +11,9 @@
  * direction, radiance I / d^2 (times the spot's falloff), found by NEE only, so their samples
  * are marked `delta` and take no MIS weight. A directional light is a delta light at infinity:
  * its irradiance E plays that radiance, along the one direction it comes from.
+ * An emitting primitive of an object is a light in
+ * every instance: one table entry per (instance, primitive), with the world-space area, whose
+ * points are sampled on the instance's world-space copy of the primitive (rs_light_prim).
  */
 #ifndef RS_KERNEL_LIGHT_H
 #define RS_KERNEL_LIGHT_H
@@ -29,7 +32,22 @@ typedef struct RsLightSample {
     int delta;            /* a point or spot light: no BSDF sample can find it, so no MIS */
     RsSurfacePoint point; /* the sampled point on an area light, with its error bound */
     float point_b1, point_b2; /* its barycentrics on a triangle (rs_light_emission_texture) */
+    uint32_t instance;        /* the instance whose primitive it is, or RS_NO_HIT */
 } RsLightSample;
+
+/* The instance of light-table entry `light`, or RS_NO_HIT: world primitives, point lights and
+ * the environment. The w lane holds the instance + 1, so that 0 (every entry of a scene without
+ * instances) means none. An emitting primitive of an object has one entry per instance. */
+RS_FN uint32_t rs_light_instance(RsFloat4 light) { return rs_float_as_uint(light.w) - 1u; }
+
+/* Primitive `index` as the light code sees it: in world space (instance.h's copy for an
+ * instance's primitive, whose light bits then name that instance's entry). */
+RS_FN RsPrim rs_light_prim(const RsSceneView* s, uint32_t index, uint32_t instance)
+{
+    if (instance == RS_NO_HIT)
+        return s->prims[index];
+    return rs_instance_prim(&s->accel.inst.instances[instance], &s->prims[index]);
+}
 
 /* Radiance leaving an emitter of material m towards `towards` (unit), surface normal n. */
 RS_FN RsVec3 rs_emitted(const RsMaterial* m, RsVec3 n, RsVec3 towards)
@@ -88,7 +106,8 @@ RS_FN void rs_light_emission_texture(const RsSceneView* s, RsLightSample* ls)
 {
     if (ls->at_infinity || ls->delta)
         return;
-    const RsPrim* p = &s->prims[ls->point.prim];
+    RsPrim prim = rs_light_prim(s, ls->point.prim, ls->instance);
+    const RsPrim* p = &prim;
     uint32_t texture = rs_material_emission_texture(&s->materials[rs_prim_material(p)]);
     if (texture == RS_NO_TEXTURE)
         return;
@@ -111,6 +130,7 @@ RS_FN int rs_light_sample(const RsSceneView* s, RsLightContext ctx, float u_pick
         return 0;
     uint32_t emitter = rs_light_emitter(light);
     ls->delta = 0;
+    ls->instance = RS_NO_HIT;
     if (emitter != RS_LIGHT_ENVIRONMENT && (emitter & RS_LIGHT_POINT_BIT)) {
         const RsPointLight* l = &s->point_lights[emitter & ~RS_LIGHT_POINT_BIT];
         if (rs_float_as_uint(l->a.w) == RS_POINT_LIGHT_DIRECTIONAL) {
@@ -162,7 +182,9 @@ RS_FN int rs_light_sample(const RsSceneView* s, RsLightContext ctx, float u_pick
         return !rs_is_black(ls->radiance);
     }
     ls->at_infinity = 0;
-    const RsPrim* p = &s->prims[emitter];
+    ls->instance = rs_light_instance(light);
+    RsPrim prim = rs_light_prim(s, emitter, ls->instance);
+    const RsPrim* p = &prim;
     float b1 = 0.0f, b2 = 0.0f;
     if (rs_prim_type(p) == RS_PRIM_SPHERE) {
         RsVec3 unit = rs_sample_uniform_sphere(u1, u2);
@@ -170,6 +192,12 @@ RS_FN int rs_light_sample(const RsSceneView* s, RsLightContext ctx, float u_pick
     } else {
         rs_sample_triangle(u1, u2, &b1, &b2);
         ls->point = rs_surface_on_triangle(p, emitter, b1, b2);
+    }
+    /* the shadow ray meets the object-space surface: the transforms' rounding (instance.h) */
+    if (ls->instance != RS_NO_HIT) {
+        const RsInstance* in = &s->accel.inst.instances[ls->instance];
+        if (!(rs_instance_flags(in) & RS_INSTANCE_IDENTITY))
+            ls->point.error = rs_add(ls->point.error, rs_instance_error(in, &s->prims[emitter], ls->point.p));
     }
     RsVec3 to = rs_sub(ls->point.p, from);
     float dist2 = rs_dot(to, to);

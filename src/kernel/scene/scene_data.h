@@ -59,7 +59,8 @@
  *                          for point_lights[index] (directional lights too), or
  *                          RS_LIGHT_ENVIRONMENT for the sky
  *                      y = area (0 for point, spot and environment lights)
- *                      z = emitted power (luminance; what selection weighs by), w = unused
+ *                      z = emitted power (luminance; what selection weighs by), w = bits: the
+ *                          instance + 1 of an object's emitter (one entry per instance), else 0
  *     the scene's light table (one entry per emitter: src/host/scene/lights.c); how NEE picks
  *     among them is light_select.h's business and has arrays of its own. The lights at
  *     infinity (directional lights, then the environment) are the table's last entries, from

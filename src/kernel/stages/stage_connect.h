@@ -15,8 +15,13 @@ RS_FN void rs_stage_connect_with(const RsKernelParams* kp, uint32_t index, uint3
 {
     RsFloat4 o = kp->shadows.origin[index];
     RsFloat4 d = kp->shadows.direction[index];
-    if (rs_accel_any(accel, &kp->scene.accel, rs_xyz(o), rs_xyz(d), d.w, rs_float_as_uint(o.w), stack))
+    if (accel & RS_ACCEL_INSTANCES) {
+        if (rs_accel_any_instanced(accel, &kp->scene.accel, rs_xyz(o), rs_xyz(d), d.w, rs_float_as_uint(o.w),
+                                   kp->shadows.instance[index].x, stack))
+            return;
+    } else if (rs_accel_any(accel, &kp->scene.accel, rs_xyz(o), rs_xyz(d), d.w, rs_float_as_uint(o.w), stack)) {
         return;
+    }
     RsFloat4 c = kp->shadows.contribution[index];
     uint32_t slot = rs_float_as_uint(c.w);
     RsFloat4 sum = kp->path_radiance[slot];
@@ -25,7 +30,7 @@ RS_FN void rs_stage_connect_with(const RsKernelParams* kp, uint32_t index, uint3
 
 RS_FN void rs_stage_connect(const RsKernelParams* kp, uint32_t index, RsTraceStack stack)
 {
-    rs_stage_connect_with(kp, index, kp->scene.accel.kind, stack);
+    rs_stage_connect_with(kp, index, rs_accel_run_kind(&kp->scene.accel), stack);
 }
 
 #endif /* RS_KERNEL_STAGE_CONNECT_H */

@@ -12,18 +12,29 @@
 #include "kernel/accel/accel.h"
 #include "kernel/state/kernel_params.h"
 
-/* `accel`: the scene's RsAccelKind, a compile-time constant in kernels built per structure. */
+/* `accel`: the scene's RsAccelKind (with RS_ACCEL_INSTANCES for a scene with instances), a
+ * compile-time constant in kernels built per structure. With instances, the ray's instance lane
+ * says which instance it leaves, and gets the one it hits. */
 RS_FN void rs_stage_extend_with(const RsKernelParams* kp, uint32_t row, uint32_t accel, RsTraceStack stack)
 {
     RsFloat4 o = kp->rays.origin[row];
     RsFloat4 d = kp->rays.direction[row];
     RsHit hit;
-    rs_accel_closest(accel, &kp->scene.accel, rs_xyz(o), rs_xyz(d), d.w, rs_float_as_uint(o.w), &hit, stack);
+    if (accel & RS_ACCEL_INSTANCES) {
+        RsUint4 inst = kp->rays.instance[row];
+        uint32_t hit_instance;
+        rs_accel_closest_instanced(accel, &kp->scene.accel, rs_xyz(o), rs_xyz(d), d.w, rs_float_as_uint(o.w), inst.x,
+                                   &hit, &hit_instance, stack);
+        kp->rays.instance[row] = rs_uint4(inst.x, hit_instance, 0u, 0u);
+    } else {
+        rs_accel_closest(accel, &kp->scene.accel, rs_xyz(o), rs_xyz(d), d.w, rs_float_as_uint(o.w), &hit, stack);
+    }
     kp->rays.hit[row] = rs_float4(hit.t, hit.u, hit.v, rs_uint_as_float(hit.prim));
 }
 
 /* For a kernel that interleaves many bvh8 traversals (persistent warps with dynamic fetch,
- * cuda/stages/kernel_extend_fetch.cu): row's ray as a walk to step, and the walk's result stored. */
+ * cuda/stages/kernel_extend_fetch.cu): row's ray as a walk to step, and the walk's result stored.
+ * Flat bvh8 scenes only: a scene with instances runs the plain kernel. */
 RS_FN void rs_stage_extend_walk_begin(const RsKernelParams* kp, uint32_t row, RsBvh8Walk* w)
 {
     RsFloat4 o = kp->rays.origin[row];
@@ -38,7 +49,7 @@ RS_FN void rs_stage_extend_walk_end(const RsKernelParams* kp, uint32_t row, cons
 
 RS_FN void rs_stage_extend(const RsKernelParams* kp, uint32_t row, RsTraceStack stack)
 {
-    rs_stage_extend_with(kp, row, kp->scene.accel.kind, stack);
+    rs_stage_extend_with(kp, row, rs_accel_run_kind(&kp->scene.accel), stack);
 }
 
 #endif /* RS_KERNEL_STAGE_EXTEND_H */

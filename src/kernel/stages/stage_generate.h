@@ -42,6 +42,8 @@ RS_FN int rs_stage_generate(const RsKernelParams* kp, uint32_t slot)
     kp->rays.direction[slot] = rs_pack(dir, RS_INFINITY);
     kp->rays.throughput[slot] = rs_float4(1.0f, 1.0f, 1.0f, 0.0f);
     kp->rays.path[slot] = rs_uint4(slot, pixel, 1u, sample);
+    if (kp->scene.accel.inst.instance_count) /* leaves no instance either (two_level.h) */
+        kp->rays.instance[slot] = rs_uint4(RS_NO_HIT, RS_NO_HIT, 0u, 0u);
     kp->path_radiance[slot] = rs_float4(0.0f, 0.0f, 0.0f, 1.0f);
     rs_aov_clear(kp, slot);
     return 1;

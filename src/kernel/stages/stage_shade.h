@@ -21,7 +21,10 @@
  *
  * Hit points and the rays leaving them come from surface.h: p from the primitive (not
  * origin + t dir), origins pushed past p's rounding error, shadow rays that stop short of the
- * light, and origin.w naming the triangle a ray leaves so traversal skips it.
+ * light, and origin.w naming the triangle a ray leaves so traversal skips it. A hit on an
+ * instance (scenes with instances: the instance lane of RayState) is shaded on the world-space
+ * copy of the object's primitive, its error bound widened by the transforms' rounding
+ * (accel/instance.h), and the rays leaving it name the instance as well as the primitive.
  *
  * path integrator: NEE and BSDF sampling combined with the power heuristic (Veach 1997) at
  * every vertex, the last included (above). Russian roulette at the vertices of depth rr_depth
@@ -63,7 +66,7 @@ RS_FN void rs_add_path_radiance(const RsKernelParams* kp, uint32_t slot, RsVec3 
  * to test. */
 RS_FN int rs_shade_next_event(const RsKernelParams* kp, const RsMaterial* mat, const RsSurfacePoint* sp, RsVec3 ns,
                               RsVec3 wo, RsVec3 throughput, const RsPathSampler* ps, uint32_t depth, int use_mis,
-                              uint32_t slot, RsShadowRow* shadow)
+                              uint32_t slot, uint32_t instance, RsShadowRow* shadow)
 {
     RsLightSample ls;
     float light_u, light_v;
@@ -91,6 +94,7 @@ RS_FN int rs_shade_next_event(const RsKernelParams* kp, const RsMaterial* mat, c
     shadow->origin = rs_pack(ray.o, rs_uint_as_float(sp->skip));
     shadow->direction = rs_pack(ray.dir, ray.tmax);
     shadow->contribution = rs_pack(contribution, rs_uint_as_float(slot));
+    shadow->instance = rs_uint4(instance, 0u, 0u, 0u); /* stored only for a scene with instances */
     return 1;
 }
 
@@ -118,8 +122,23 @@ RS_FN uint32_t rs_stage_shade(const RsKernelParams* kp, uint32_t row, RsShadowRo
 
     const RsPrim* prim = &scene->prims[prim_index];
     const RsMaterial* mat = &scene->materials[rs_prim_material(prim)];
+    /* an instance's primitive is shaded as its world-space copy (accel/instance.h) */
+    int instanced = scene->accel.inst.instance_count != 0;
+    uint32_t hit_instance = instanced ? kp->rays.instance[row].y : RS_NO_HIT;
+    RsPrim world_prim;
+    const RsInstance* inst = hit_instance != RS_NO_HIT ? &scene->accel.inst.instances[hit_instance] : 0;
+    if (inst) {
+        world_prim = rs_instance_prim(inst, prim);
+        prim = &world_prim;
+    }
     RsSurfacePoint sp = rs_surface_at_hit(prim, prim_index, rs_xyz(origin4), dir, hit4);
-    RsVec3 ns = rs_shading_normal(scene->shading, prim_index, hit4.y, hit4.z, sp.n);
+    RsVec3 ns;
+    if (inst && !(rs_instance_flags(inst) & RS_INSTANCE_IDENTITY)) { /* (an identity: the flat arithmetic) */
+        sp.error = rs_add(sp.error, rs_instance_error(inst, &scene->prims[prim_index], sp.p));
+        ns = rs_instance_shading_normal(inst, scene->shading, prim_index, hit4.y, hit4.z, sp.n);
+    } else {
+        ns = rs_shading_normal(scene->shading, prim_index, hit4.y, hit4.z, sp.n);
+    }
     RsVec3 wo = rs_neg(dir);
     RsMaterial textured;
     if (rs_material_has_textures(mat)) {
@@ -142,7 +161,8 @@ RS_FN uint32_t rs_stage_shade(const RsKernelParams* kp, uint32_t row, RsShadowRo
 
     RsPathSampler ps = rs_sampler_path(kp->sampler, kp->seed, path.y, path.w);
     uint32_t result = RS_SHADE_TERMINATE;
-    if (rs_bsdf_has_density(mat) && rs_shade_next_event(kp, mat, &sp, ns, wo, throughput, &ps, depth, is_path, slot, shadow))
+    if (rs_bsdf_has_density(mat) && rs_shade_next_event(kp, mat, &sp, ns, wo, throughput, &ps, depth, is_path, slot, hit_instance,
+                                                    shadow))
         result |= RS_SHADE_SHADOW;
 
     /* Whitted ends where next-event estimation was possible: only a delta (specular) lobe goes
@@ -171,6 +191,8 @@ RS_FN uint32_t rs_stage_shade(const RsKernelParams* kp, uint32_t row, RsShadowRo
     kp->rays.direction[row] = rs_pack(bs.wi, RS_INFINITY);
     kp->rays.throughput[row] = rs_pack(throughput, bs.pdf);
     kp->rays.path[row] = rs_uint4(slot, path.y, rs_path_z(depth + 1, eta_scale), path.w);
+    if (instanced)
+        kp->rays.instance[row] = rs_uint4(hit_instance, RS_NO_HIT, 0u, 0u);
     return result | RS_SHADE_CONTINUE;
 }
 

@@ -42,6 +42,9 @@ RS_SHADOW_STATE_FIELDS(RS_FIELD_SIZE_CHECK)
 
 #define RS_RAY_STATE_BYTES_PER_RAY (0 RS_RAY_STATE_FIELDS(RS_FIELD_BYTES))
 #define RS_SHADOW_STATE_BYTES_PER_RAY (0 RS_SHADOW_STATE_FIELDS(RS_FIELD_BYTES))
+/* Without the instance lanes: what a scene without instances allocates per ray. */
+#define RS_RAY_STATE_CORE_BYTES_PER_RAY (0 RS_RAY_STATE_CORE_FIELDS(RS_FIELD_BYTES))
+#define RS_SHADOW_STATE_CORE_BYTES_PER_RAY (0 RS_SHADOW_STATE_CORE_FIELDS(RS_FIELD_BYTES))
 #define RS_RAY_STATE_FIELD_COUNT (0 RS_RAY_STATE_FIELDS(RS_FIELD_COUNT))
 #define RS_SHADOW_STATE_FIELD_COUNT (0 RS_SHADOW_STATE_FIELDS(RS_FIELD_COUNT))
 /* Initialiser for a `const char* names[]` table, for debug dumps. */
@@ -61,18 +64,25 @@ RS_FN void rs_ray_store(const RsRayStateSoA* s, uint32_t row, const RsRayRow* r)
 #undef RS_STORE
 }
 
+/* The instance lane only where it is allocated (a scene with instances). */
 RS_FN void rs_ray_move(const RsRayStateSoA* src, uint32_t from, const RsRayStateSoA* dst, uint32_t to)
 {
 #define RS_MOVE(type, name, lanes) dst->name[to] = src->name[from];
-    RS_RAY_STATE_FIELDS(RS_MOVE)
+    RS_RAY_STATE_CORE_FIELDS(RS_MOVE)
 #undef RS_MOVE
+    if (dst->instance)
+        dst->instance[to] = src->instance[from];
 }
 
-RS_FN void rs_shadow_store(const RsShadowStateSoA* s, uint32_t index, const RsShadowRow* r)
+/* `instanced`: the scene has instances, so the instance lane is stored too (a scene without
+ * them never reads it, and the store would cost every shadow ray 16 bytes). */
+RS_FN void rs_shadow_store(const RsShadowStateSoA* s, uint32_t index, const RsShadowRow* r, int instanced)
 {
 #define RS_STORE(type, name, lanes) s->name[index] = r->name;
-    RS_SHADOW_STATE_FIELDS(RS_STORE)
+    RS_SHADOW_STATE_CORE_FIELDS(RS_STORE)
 #undef RS_STORE
+    if (instanced)
+        s->instance[index] = r->instance;
 }
 
 /* Lanes of path.z: depth in the low 16 bits; the high 16 the path's eta scale (the product of

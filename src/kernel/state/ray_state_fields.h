@@ -13,11 +13,20 @@
 #ifndef RS_KERNEL_RAY_STATE_FIELDS_H
 #define RS_KERNEL_RAY_STATE_FIELDS_H
 
-#define RS_RAY_STATE_FIELDS(X) \
+/* The fields every scene's rays have... */
+#define RS_RAY_STATE_CORE_FIELDS(X) \
     X(RsFloat4, origin,     "origin.xyz | primitive it leaves, never hit (bits; RS_NO_HIT: none)") \
     X(RsFloat4, direction,  "direction.xyz (unit) | tmax") \
     X(RsFloat4, throughput, "throughput.rgb | pdf of the BSDF sample that made this ray (0: camera ray or delta lobe)") \
     X(RsUint4,  path,       "slot (stable path id) | pixel | depth (segments traced) | sample index (sampler.h)") \
     X(RsFloat4, hit,        "t | u | v | primitive index bits (RS_NO_HIT: the ray escaped)")
+
+/* ...and all of them: a scene with instances also tracks which instance a ray leaves and hits.
+ * The backends allocate that lane only for such a scene (RsBackendConfig.instances), so a scene
+ * without instances has exactly the wave buffers, and the bytes per path, it always had. */
+#define RS_RAY_STATE_FIELDS(X) \
+    RS_RAY_STATE_CORE_FIELDS(X) \
+    X(RsUint4,  instance,   "instance the ray leaves | instance hit (RS_NO_HIT: world or none) | 0 | 0; " \
+                            "scenes with instances only: no stage of another scene reads or writes it")
 
 #endif /* RS_KERNEL_RAY_STATE_FIELDS_H */

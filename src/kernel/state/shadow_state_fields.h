@@ -8,9 +8,16 @@
 #ifndef RS_KERNEL_SHADOW_STATE_FIELDS_H
 #define RS_KERNEL_SHADOW_STATE_FIELDS_H
 
-#define RS_SHADOW_STATE_FIELDS(X) \
+/* The fields every scene's shadow rays fill... */
+#define RS_SHADOW_STATE_CORE_FIELDS(X) \
     X(RsFloat4, origin,       "origin.xyz | primitive it leaves, never hit (bits; RS_NO_HIT: none)") \
     X(RsFloat4, direction,    "direction.xyz (unit) | tmax") \
     X(RsFloat4, contribution, "radiance to add if unoccluded .rgb | path slot bits")
+
+/* ...and all of them: a scene with instances also names the instance a shadow ray leaves
+ * (allocated only for such a scene, as RayState's instance lane). */
+#define RS_SHADOW_STATE_FIELDS(X) \
+    RS_SHADOW_STATE_CORE_FIELDS(X) \
+    X(RsUint4,  instance,     "instance the ray leaves (RS_NO_HIT: world) | 0 | 0 | 0; scenes with instances only")
 
 #endif /* RS_KERNEL_SHADOW_STATE_FIELDS_H */

@@ -40,13 +40,16 @@ static void free_rays(RsRayStateSoA* s)
     memset(s, 0, sizeof *s);
 }
 
-static int alloc_rays(RsRayStateSoA* s, uint32_t n)
+/* `instances`: the instance lane too (a scene with instances; ray_state_fields.h). */
+static int alloc_rays(RsRayStateSoA* s, uint32_t n, int instances)
 {
     memset(s, 0, sizeof *s);
     int ok = 1;
 #define RS_ALLOC(type, name, lanes) ok &= (s->name = rs_alloc_aligned(n, sizeof(type), 64)) != NULL;
-    RS_RAY_STATE_FIELDS(RS_ALLOC)
+    RS_RAY_STATE_CORE_FIELDS(RS_ALLOC)
 #undef RS_ALLOC
+    if (instances)
+        ok &= (s->instance = rs_alloc_aligned(n, sizeof(RsUint4), 64)) != NULL;
     return ok ? 0 : -1;
 }
 
@@ -58,13 +61,15 @@ static void free_shadows(RsShadowStateSoA* s)
     memset(s, 0, sizeof *s);
 }
 
-static int alloc_shadows(RsShadowStateSoA* s, uint32_t n)
+static int alloc_shadows(RsShadowStateSoA* s, uint32_t n, int instances)
 {
     memset(s, 0, sizeof *s);
     int ok = 1;
 #define RS_ALLOC(type, name, lanes) ok &= (s->name = rs_alloc_aligned(n, sizeof(type), 64)) != NULL;
-    RS_SHADOW_STATE_FIELDS(RS_ALLOC)
+    RS_SHADOW_STATE_CORE_FIELDS(RS_ALLOC)
 #undef RS_ALLOC
+    if (instances)
+        ok &= (s->instance = rs_alloc_aligned(n, sizeof(RsUint4), 64)) != NULL;
     return ok ? 0 : -1;
 }
 
@@ -99,7 +104,8 @@ static int alloc_wave(RsCpuBackend* b, uint32_t n, RsError* err)
 {
     RsDeadRay d = b->base.config.deadray;
     int compaction = rs_deadray_is_compaction(d);
-    int ok = alloc_rays(&b->rays[0], n) == 0 && alloc_shadows(&b->shadows, n) == 0;
+    int inst = b->base.config.instances;
+    int ok = alloc_rays(&b->rays[0], n, inst) == 0 && alloc_shadows(&b->shadows, n, inst) == 0;
     ok = ok && (b->path_radiance = rs_alloc_aligned(n, sizeof(RsFloat4), 64)) != NULL;
     for (int i = 0; i < 3 && b->base.config.aovs; ++i)
         ok = ok && (b->path_aov[i] = rs_alloc_aligned(n, sizeof(RsFloat4), 64)) != NULL;
@@ -111,7 +117,7 @@ static int alloc_wave(RsCpuBackend* b, uint32_t n, RsError* err)
         ok = ok && (b->scratch = rs_alloc_aligned(n, sizeof(uint32_t), 64)) != NULL;
         ok = ok && (b->block_offsets = rs_alloc_aligned(n / RS_CPU_COMPACT_BLOCK + 2, sizeof(uint32_t), 64)) != NULL;
         if (b->base.config.payload)
-            ok = ok && alloc_rays(&b->rays[1], n) == 0;
+            ok = ok && alloc_rays(&b->rays[1], n, inst) == 0;
     }
     if (!ok) {
         free_wave(b);
@@ -144,7 +150,7 @@ static void flush_shadows(RsCpuBackend* b, ShadowBatch* sb)
         return;
     uint32_t base = atomic_fetch_add_explicit(&b->shadow_count, sb->count, memory_order_relaxed);
     for (uint32_t i = 0; i < sb->count; ++i)
-        rs_shadow_store(&b->kp.shadows, base + i, &sb->rows[i]);
+        rs_shadow_store(&b->kp.shadows, base + i, &sb->rows[i], b->kp.scene.accel.inst.instance_count != 0);
     sb->count = 0;
 }
 
@@ -287,6 +293,11 @@ static int cpu_set_scene(RsBackend* base, const RsSceneView* scene, RsError* err
 {
     if (rs_backend_config_check(&base->config, scene->accel.kind, err))
         return -1;
+    int instances = scene->accel.inst.instance_count != 0;
+    if (instances != base->config.instances) { /* the wave's lanes change: reallocated by set_frame */
+        free_wave(rs_cpu_of(base));
+        base->config.instances = instances;
+    }
     rs_cpu_of(base)->kp.scene = *scene; /* the host arrays are used in place */
     return 0;
 }

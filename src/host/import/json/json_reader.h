@@ -21,7 +21,11 @@ typedef struct RsJsonReader {
     RsScene* scene;
     RsError* err;
     RsFileList* files; /* every file read is added here (NULL: nobody asked) */
+    struct RsJsonObjects* objects; /* the named objects read so far (json_object.c) */
+    int in_object;                 /* reading an object's shapes: no instances there */
 } RsJsonReader;
+
+typedef struct RsJsonObjects RsJsonObjects;
 
 /* Sets the error "FILE: PATH: message" and returns -1. */
 int rs_json_fail(const RsJsonReader* r, const char* path, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
