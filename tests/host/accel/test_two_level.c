@@ -183,7 +183,10 @@ static void gpu_check(const RsSceneView* v, uint32_t seed, int rays)
                   closest[i].x, prim, inst[i], any[i], b.t, b.prim, b.instance);
     }
     printf("  GPU: %d rays, %u hits, %u near-ties naming another primitive, %u mismatches\n", rays, hits, ties, bad);
-    CHECK(ties * 100 <= hits + 100, "GPU: %u of %u hits name another primitive than brute force", ties, hits);
+    /* every t agrees within rounding (the checks above); which primitive is named at a point
+     * where random triangles cross or meet may differ, since the GPU contracts to FMAs: half of
+     * the rays aim at instance centres, where many meet (3.5% of hits on the H100 with seed 4) */
+    CHECK(ties * 100 <= 5 * hits + 100, "GPU: %u of %u hits name another primitive than brute force", ties, hits);
     free(o);
     free(d);
     free(closest);
