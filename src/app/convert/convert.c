@@ -36,11 +36,12 @@ static void usage(FILE* f)
             "naming it, and nothing is written then.\n"
             "\n"
             "  -o, --output FILE     the JSON file to write (ends in .json; its folder must exist)\n"
-            "  --camera N            which camera of the scene file to use (glTF: 0 is the first)\n"
+            "%s"
             "  -q, --quiet           no messages but errors\n"
             "\n"
             "Every file to write is checked first: none may be another one or a file the scene\n"
-            "reads, and each is written through a temporary name.\n");
+            "reads, and each is written through a temporary name.\n",
+            rs_camera_option_help);
 }
 
 typedef struct ConvertArgs {
@@ -58,6 +59,11 @@ static int parse_args(int argc, char** argv, ConvertArgs* a)
     for (int i = 0; i < argc; ++i) {
         int missing = 0;
         const char* v;
+        int camera = rs_camera_option(argc, argv, &i, &a->camera); /* render's and view's --camera */
+        if (camera < 0)
+            return -1;
+        if (camera > 0)
+            continue;
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             return 1;
         } else if ((v = rs_cli_value(argc, argv, &i, "--output", "-o", &missing))) {
@@ -68,11 +74,6 @@ static int parse_args(int argc, char** argv, ConvertArgs* a)
             if (rs_cli_path("--output", v))
                 return -1;
             a->out = v;
-        } else if ((v = rs_cli_value(argc, argv, &i, "--camera", NULL, &missing))) {
-            uint64_t n;
-            if (rs_cli_uint("--camera", v, 0, 1u << 30, &n))
-                return -1;
-            a->camera = (int32_t)n;
         } else if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) {
             a->quiet = 1;
         } else if (missing) {
