@@ -5,8 +5,10 @@
 # render the same image on the CPU, byte for byte (.pfm, 32x32, 4 spp).
 #
 # tests/data/convert/features.pbrt adds the version 2 features as pbrt-v4 has them (distant and
-# spot lights, a checkerboard with uscale/vscale, thindielectric, a constant alpha), and its
-# converted JSON must name each. Its distant light's direction is one the JSON reader can make
+# spot lights, a checkerboard with uscale/vscale, thindielectric, a constant alpha) and
+# features.gltf as glTF has them (an orthographic camera, a KHR_lights_punctual directional
+# light, alphaMode MASK with alphaCutoff and BLEND reading the alpha of an sRGB base colour
+# image, KHR_texture_transform, doubleSided); each converted JSON must name each. Its distant light's direction is one the JSON reader can make
 # exactly; one from arbitrary from/to may come back differing in its last bits (the importer
 # normalizes it once as floats, the reader twice: README, "Converting").
 #
@@ -41,7 +43,7 @@ convert() { # SCENE OUT [ARGS]
 mkdir "$tmp/out"
 count=0 flat=0 apart=0
 for scene in "$root"/tests/data/import/pbrt/*.pbrt "$root"/tests/data/import/gltf/*.gltf "$root"/tests/data/import/gltf/*.glb \
-    "$root"/tests/data/convert/features.pbrt; do
+    "$root"/tests/data/convert/features.pbrt "$root"/tests/data/convert/features.gltf; do
     name=$(basename "$scene")
     case $name in bad_*) continue ;; esac
     out="$tmp/out/$(echo "$name" | tr . _).json"
@@ -66,9 +68,13 @@ for key in '"checkerboard"' '"type":[[:space:]]*"directional"' '"type":[[:space:
     '"type":[[:space:]]*"thin_dielectric"' '"alpha_mode":[[:space:]]*"blend"' '"opacity"'; do
     grep -q "$key" "$tmp/out/features_pbrt.json" || fail "features.pbrt converted without $key"
 done
-[ "$count" -ge 9 ] || fail "only $count importer scenes found under $root/tests/data/import"
+for key in '"projection":[[:space:]]*"orthographic"' '"type":[[:space:]]*"directional"' '"uv_transform"' \
+    '"alpha_cutoff"' '"alpha_mode":[[:space:]]*"blend"' '"opacity"' '"two_sided"'; do
+    grep -q "$key" "$tmp/out/features_gltf.json" || fail "features.gltf converted without $key"
+done
+[ "$count" -ge 10 ] || fail "only $count importer scenes found under $root/tests/data/import"
 [ $((flat + apart)) -eq 2 ] || fail "the two instancing scenes were not both converted"
-echo "$count pbrt-v4 and glTF scenes (features.pbrt among them) converted; each renders the same image, byte for byte"
+echo "$count pbrt-v4 and glTF scenes (features.pbrt and .gltf among them) converted; each renders the same image, byte for byte"
 if [ "$apart" -gt 0 ]; then
     echo "instances covered as this build keeps them: objects and instance shapes (two-level)"
 else
