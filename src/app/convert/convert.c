@@ -33,7 +33,7 @@ static void usage(FILE* f)
             "material), textures made in memory (such as images embedded in a glTF file) into PNG\n"
             "files (OUT.texture-N.png); files the scene read are cited by their paths, relative to\n"
             "OUT.json. The converted scene renders the same image, bit for bit (but for the last\n"
-            "bits of a light direction an importer normalized from an arbitrary vector). What\n"
+            "bits of a direction an importer normalized as floats: README, \"Converting\"). What\n"
             "scene JSON cannot express is an error naming it, and nothing is written then.\n"
             "\n"
             "  -o, --output FILE     the JSON file to write (ends in .json; its folder must exist)\n"

@@ -18,7 +18,8 @@
  * reader's normalisations and cosines give back the stored values. One limit: a spot light
  * axis or a directional light's direction that an importer normalized once, as floats, from an
  * arbitrary vector (pbrt-v4's from/to) may not be one the JSON reader (which normalizes twice,
- * in double and then as floats) can make; it then differs in its last bits. Checkerboards are
+ * in double and then as floats) can make; it then differs in its last bits. So may a camera up
+ * normalized as floats (Mitsuba's sensor), which the reader normalizes in double. Checkerboards are
  * written from their two colours (texture.h keeps them as float bits), and the version 2 keys
  * (directional lights, orthographic cameras, uv_transform, alpha_mode, alpha_cutoff, opacity,
  * thin_dielectric) from the scene's blocks and material descriptions.
