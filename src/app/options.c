@@ -43,6 +43,23 @@ static const char help_after_deadray[] =
     "  --max-memory SIZE     cap on wave-buffer memory, e.g. 64M; frames are traced in waves\n"
     "  --quiet               no progress output\n";
 
+const char rs_camera_option_help[] =
+    "  --camera N            which of the scene's cameras, numbered from 0 (glTF: in node order;\n"
+    "                        default: the first; docs/import/gltf.md)\n";
+
+int rs_camera_option(int argc, char** argv, int* i, int32_t* camera)
+{
+    int missing = 0;
+    uint64_t n = 0;
+    const char* v = rs_cli_value(argc, argv, i, "--camera", NULL, &missing);
+    if (!v)
+        return missing ? -1 : 0;
+    if (rs_cli_uint("--camera", v, 0, 2147483647u, &n))
+        return -1;
+    *camera = (int32_t)n;
+    return 1;
+}
+
 void rs_common_options_usage(FILE* f)
 {
     fputs(help_before_deadray, f);

@@ -34,6 +34,14 @@ void rs_common_options_init(RsCommonOptions* o);
  * not one; returns -1 after printing a usage error. */
 int rs_common_option(int argc, char** argv, int* i, RsCommonOptions* o);
 
+/* --camera N, for the commands that load a scene to show or write it (render, view, convert):
+ * which of the scene file's cameras, numbered from 0 (glTF: in node order), into *camera, which
+ * rs_scene_load_with takes as RsSceneLoadOptions.camera. Consumes it and its value and returns
+ * 1; 0 if argv[*i] is not it; -1 after printing a usage error. rs_camera_option_help is its
+ * line of help. */
+int rs_camera_option(int argc, char** argv, int* i, int32_t* camera);
+extern const char rs_camera_option_help[];
+
 /* Prints the help for the common options, but for --spp, whose meaning each command states
  * itself (render: samples per pixel; view: where refining stops; bench: per frame). */
 void rs_common_options_usage(FILE* f);

@@ -2,12 +2,16 @@
 # test_convert.sh - `raystream convert` (app suite): every shipped scene, the reference test's
 # scenes and tests/data/convert/features.json (every material type, textures in every role,
 # clamped wrap, a cut-out, anisotropic and textured roughness, an emission texture, a thin lens,
-# point and spot lights, meshes with transforms and their own glTF materials) are converted to
+# point and spot lights, meshes with transforms and their own glTF materials, and the version 2
+# keys: checkerboards as a colour, a conductor's colour, a thin dielectric's tint and an emission,
+# a directional light, texture transforms, mask and blend alpha modes with cutoff and opacity;
+# scenes/features.json adds an orthographic camera) are converted to
 # JSON in a folder elsewhere, and the original and the converted scene render the same image on
 # the CPU, byte for byte (.pfm, 32x32, 4 spp). A converted scene converts again to the same
 # meshes. Bad cases: the output is the input, a side file would replace a file the scene
 # reads, the folder is missing, the output is not .json; each is refused with a message naming
-# the problem, and nothing is written.
+# the problem, and nothing is written. Every version 2 key the feature scenes use must be in
+# the converted JSON.
 #
 #   test_convert.sh RAYSTREAM SOURCE_ROOT
 raystream=$1 root=$2
@@ -21,6 +25,7 @@ count=0
 for scene in "$root"/scenes/*.json "$root"/tests/data/reference/*.json "$root"/tests/data/convert/features.json; do
     case $scene in *.schema.json) continue ;; esac
     name=$(basename "$scene" .json)
+    case $scene in */scenes/features.json) name=scenes-features ;; esac # tests/data/convert has one too
     "$raystream" convert "$scene" -o "$tmp/out/$name.json" -q 2> "$tmp/err.txt" ||
         fail "convert $scene: $(cat "$tmp/err.txt")"
     grep -q '"version":[[:space:]]*2' "$tmp/out/$name.json" || fail "$name: not format version 2"
@@ -41,6 +46,14 @@ done
 grep -q '"texture":[[:space:]]*"[^"]*scenes/textures/checker.png"' "$tmp/out/features.json" ||
     fail "a texture the scene read is not cited by its path"
 grep -q '"wrap":[[:space:]]*"clamp"' "$tmp/out/features.json" || fail "the clamped texture lost its wrap"
+# every version 2 key the two feature scenes use is written (not only rendered alike)
+for key in '"checkerboard"' '"type":[[:space:]]*"directional"' '"uv_transform"' '"alpha_mode":[[:space:]]*"blend"' \
+    '"alpha_cutoff"' '"opacity"' '"type":[[:space:]]*"thin_dielectric"' '"scale":[[:space:]]*\[3, 3, 3\]'; do
+    grep -q "$key" "$tmp/out/features.json" || fail "tests/data/convert/features.json converted without $key"
+done
+grep -q '"projection":[[:space:]]*"orthographic"' "$tmp/out/scenes-features.json" &&
+    grep -q '"ortho_height"' "$tmp/out/scenes-features.json" ||
+    fail "scenes/features.json converted without its orthographic camera"
 ls "$tmp"/out/gltf.texture-*.png > /dev/null 2>&1 || fail "glTF's roughness (green channel) was not written as an image"
 echo "a converted scene converts to the same meshes; textures are cited, a re-channelled one written"
 # bad cases: nothing may be written

@@ -4,9 +4,13 @@
  * normals and texture coordinates. Planned and written, then loaded back from the JSON: the
  * primitives, shading, lights, materials (with the texels of every texture they read) and the
  * environment are the same, bit for bit (a spot light's axis to its last bits: see below). A
- * material known only as kernel blocks is refused, naming it. The keys of format version 2 that
- * other parts fill in (orthographic camera, thin dielectric, texture transform, alpha mode,
- * objects and instances) are written as the spec says. Host C11.
+ * material known only as kernel blocks is refused, naming it. The version 2 features round-trip
+ * too (checkerboards as a colour and an emission, a directional light from a direction of any
+ * length, texture transforms, opacity, mask and blend cut-outs reading the alpha channel of an
+ * sRGB colour image as glTF's do, a thin dielectric with a textured tint), and the keys are
+ * written as the spec says (orthographic camera, alpha_cutoff only for a mask, objects and
+ * instances); a checkerboard JSON cannot say (a colour beyond [0, 1], as a roughness) is refused
+ * naming the material. Host C11.
  *
  *   test_convert_plan TMPDIR_PARENT (a folder to make a temporary folder in)
  */
@@ -53,9 +57,39 @@ static void build_scene(RsScene* s, RsError* err)
     metal.colour_texture = (uint32_t)colour;
     metal.roughness_u = 0.3f;
     metal.roughness_v = 0.6f;
+    /* version 2: checkerboards as a colour and as an emission, a glTF-like cut-out that reads
+     * the alpha channel of its sRGB colour image, texture transforms, a thin dielectric */
+    int32_t board = rs_scene_add_checkerboard(s, rs_vec3(0.8f, 0.75f, 0.1f), rs_vec3(0.05f, 0.2f, 1.0f), err);
+    int32_t glow_board = rs_scene_add_checkerboard(s, rs_vec3(1.0f, 0.5f, 0.25f), rs_vec3(0.0f, 0.3f, 0.7f), err);
+    CHECK(board >= 0 && glow_board >= 0, "checkerboards: %s", err->message);
+    RsMaterialDesc checked = rs_material_desc(RS_MAT_DIFFUSE);
+    checked.colour_texture = (uint32_t)board;
+    const float transform[6] = {4.0f, 0.5f, 0.1f, -0.25f, 3.0f, 0.7f};
+    memcpy(checked.uv_transform, transform, sizeof transform);
+    RsMaterialDesc glow = rs_material_desc(RS_MAT_DIFFUSE);
+    glow.colour = rs_vec3_splat(0.0f);
+    glow.emission = rs_vec3(2.0f, 1.5f, 3.0f);
+    glow.emission_texture = (uint32_t)glow_board;
+    glow.uv_transform[0] = 8.0f;
+    glow.opacity = 0.6f;
+    RsMaterialDesc leaf = rs_material_desc(RS_MAT_PLASTIC);
+    leaf.colour_texture = leaf.alpha_texture = (uint32_t)colour;
+    leaf.alpha_cutoff = 0.3f;
+    RsMaterialDesc veil = rs_material_desc(RS_MAT_DIFFUSE);
+    veil.colour_texture = veil.alpha_texture = (uint32_t)colour;
+    veil.alpha_mode = RS_ALPHA_BLEND;
+    veil.opacity = 0.7f;
+    RsMaterialDesc pane = rs_material_desc(RS_MAT_THIN_DIELECTRIC);
+    pane.ior = 1.33f;
+    pane.colour_texture = (uint32_t)board;
     CHECK(rs_scene_add_material_desc(s, "painted", &painted, err) == 0 &&
               rs_scene_add_material_desc(s, "lamp", &lamp, err) == 1 &&
-              rs_scene_add_material_desc(s, "metal", &metal, err) == 2,
+              rs_scene_add_material_desc(s, "metal", &metal, err) == 2 &&
+              rs_scene_add_material_desc(s, "checked", &checked, err) == 3 &&
+              rs_scene_add_material_desc(s, "glow", &glow, err) == 4 &&
+              rs_scene_add_material_desc(s, "leaf", &leaf, err) == 5 &&
+              rs_scene_add_material_desc(s, "veil", &veil, err) == 6 &&
+              rs_scene_add_material_desc(s, "pane", &pane, err) == 7,
           "materials: %s", err->message);
     /* a fan of triangles with non-unit normals and coordinates, a sphere, a lamp */
     for (int i = 0; i < 6; ++i) {
@@ -67,6 +101,12 @@ static void build_scene(RsScene* s, RsError* err)
         CHECK(rs_scene_add_triangle_shaded(s, v0, v1, v2, n, uv, i < 4 ? 0u : 2u, err) == 0, "%s", err->message);
     }
     CHECK(rs_scene_add_sphere(s, rs_vec3(-0.6f, 0.35f, 0.2f), 0.35f, 2, err) == 0, "%s", err->message);
+    for (uint32_t m = 3; m <= 7; ++m)
+        CHECK(rs_scene_add_sphere(s, rs_vec3(0.4f * (float)m - 2.0f, 0.2f, -1.0f), 0.2f, m, err) == 0, "%s",
+              err->message);
+    /* an importer's direction, not of unit length: the light keeps it normalized once */
+    CHECK(rs_scene_add_directional_light(s, rs_vec3(0.3f, -1.7f, 0.45f), rs_vec3(2.0f, 1.9f, 1.5f), err) == 0,
+          "directional light: %s", err->message);
     CHECK(rs_scene_add_triangle(s, rs_vec3(-1.0f, 2.0f, -1.0f), rs_vec3(1.0f, 2.0f, -1.0f), rs_vec3(0.0f, 2.1f, 1.0f), 1,
                                 err) == 0,
           "%s", err->message);
@@ -82,15 +122,28 @@ static void build_scene(RsScene* s, RsError* err)
     CHECK(rs_scene_build(s, err) == 0, "build: %s", err->message);
 }
 
-/* The same texels, size and flags. */
-static int same_texture(const RsTextureSet* a, uint32_t ia, const RsTextureSet* b, uint32_t ib)
+/* The same texels, size and flags (a checkerboard: its two colours); alpha_only: the same size
+ * and alpha channel in every mip level, whatever the flags (a cut-out reads only that). */
+static int same_texture(const RsTextureSet* a, uint32_t ia, const RsTextureSet* b, uint32_t ib, int alpha_only)
 {
     if (ia == RS_NO_TEXTURE || ib == RS_NO_TEXTURE)
         return ia == ib;
     RsUint4 da = a->descriptors.data[ia], db = b->descriptors.data[ib];
-    if (da.y != db.y || da.z != db.z || da.w != db.w)
+    if (da.y != db.y || da.z != db.z || (alpha_only ? (da.w & 0xffu) != (db.w & 0xffu) : da.w != db.w))
         return 0;
-    return memcmp(&a->texels.data[da.x], &b->texels.data[db.x], (size_t)da.y * da.z * 4) == 0;
+    if (rs_texture_flags(da) & RS_TEXTURE_CHECKER)
+        return memcmp(&a->texels.data[da.x], &b->texels.data[db.x], 8 * sizeof *a->texels.data) == 0;
+    size_t n = 0;
+    for (uint32_t l = 0; l < (da.w & 0xffu); ++l) {
+        uint32_t w = da.y >> l, h = da.z >> l;
+        n += (size_t)(w ? w : 1) * (h ? h : 1);
+    }
+    if (!alpha_only)
+        return memcmp(&a->texels.data[da.x], &b->texels.data[db.x], n * 4) == 0;
+    for (size_t i = 0; i < n; ++i)
+        if ((a->texels.data[da.x + i] >> 24) != (b->texels.data[db.x + i] >> 24))
+            return 0;
+    return 1;
 }
 
 static void compare(const RsScene* a, const RsScene* b)
@@ -111,11 +164,14 @@ static void compare(const RsScene* a, const RsScene* b)
     for (size_t i = 0; i < a->point_lights.count && a->point_lights.count == b->point_lights.count; ++i) {
         const float* x = &a->point_lights.data[i].a.x;
         const float* y = &b->point_lights.data[i].a.x;
-        /* the axis (floats 8..10) may differ in its last bits: the JSON reader normalizes a
-         * direction twice (in double, then as floats), and a unit vector normalized once from
-         * an importer's axis need not be one that path can make */
+        /* a spot light's axis (floats 8..10) and a directional light's direction (0..2) may
+         * differ in their last bits: the JSON reader normalizes a direction twice (in double,
+         * then as floats), and a unit vector normalized once from an importer's axis need not be
+         * one that path can make (one it can make comes back exactly: see the end of main) */
+        int directional = rs_float_as_uint(x[3]) == RS_POINT_LIGHT_DIRECTIONAL;
         for (int k = 0; k < 12; ++k)
-            CHECK(k >= 8 && k <= 10 ? fabsf(x[k] - y[k]) <= 4e-7f : memcmp(&x[k], &y[k], 4) == 0,
+            CHECK((directional ? k <= 2 : k >= 8 && k <= 10) ? fabsf(x[k] - y[k]) <= 4e-7f
+                                                             : memcmp(&x[k], &y[k], 4) == 0,
                   "point light %zu, float %d: %.9g, reloaded %.9g", i, k, x[k], y[k]);
     }
     CHECK(a->light_count == b->light_count && memcmp(a->lights, b->lights, a->light_count * sizeof *a->lights) == 0,
@@ -141,8 +197,8 @@ static void compare(const RsScene* a, const RsScene* b)
         for (int k = 0; k < 6; ++k) {
             /* a roughness moved from channel c into the first of its own image */
             int moved = k == 3 && channel_a != channel_b;
-            CHECK(moved || same_texture(&a->textures, ta[k], &b->textures, tb[k]), "material %zu: texture %d differs", i,
-                  k);
+            CHECK(moved || same_texture(&a->textures, ta[k], &b->textures, tb[k], k == 1),
+                  "material %zu: texture %d differs", i, k);
         }
         if (channel_a != channel_b && ta[3] != RS_NO_TEXTURE && tb[3] != RS_NO_TEXTURE) {
             RsUint4 da = a->textures.descriptors.data[ta[3]], db = b->textures.descriptors.data[tb[3]];
@@ -158,6 +214,14 @@ static void compare(const RsScene* a, const RsScene* b)
         CHECK(memcmp(&ma.b, &mb.b, sizeof ma.b) == 0, "material %zu: emission block differs", i);
         CHECK(ma.c.w == mb.c.w && ma.d.w == mb.d.w, "material %zu: roughness differs", i);
         CHECK(rs_float_as_uint(ma.a.w) == rs_float_as_uint(mb.a.w), "material %zu: type differs", i);
+        /* flags (roughness channel aside), bump scale, texture transform, opacity; the cutoff,
+         * which a blend does not read (kernel/accel/cutout.h) */
+        uint32_t flags_a = rs_float_as_uint(ma.f.w) & ~(uint32_t)RS_MAT_ROUGHNESS_CHANNEL;
+        uint32_t flags_b = rs_float_as_uint(mb.f.w) & ~(uint32_t)RS_MAT_ROUGHNESS_CHANNEL;
+        CHECK(flags_a == flags_b && ma.f.z == mb.f.z, "material %zu: flags or bump scale differ", i);
+        CHECK(memcmp(&ma.g, &mb.g, sizeof ma.g) == 0 && memcmp(&ma.h, &mb.h, 3 * sizeof(float)) == 0 &&
+                  ((flags_a & RS_MAT_ALPHA_BLEND) || ma.h.w == mb.h.w),
+              "material %zu: texture transform, opacity or cutoff differ", i);
     }
 }
 
@@ -232,9 +296,14 @@ int main(int argc, char** argv)
     memcpy(decal.uv_transform, uv, sizeof uv);
     decal.alpha_mode = RS_ALPHA_BLEND;
     decal.opacity = 0.75f;
-    decal.alpha_cutoff = 0.25f;
+    decal.alpha_cutoff = 0.25f; /* not read by a blend, and refused with one by the JSON reader */
+    RsMaterialDesc stencil = rs_material_desc(RS_MAT_MIRROR);
+    stencil.alpha_cutoff = 0.125f;
     CHECK(rs_scene_add_material_desc(&scene, "pane", &pane, &err) == 0 &&
-              rs_scene_add_material_desc(&scene, "decal", &decal, &err) == 1,
+              rs_scene_add_material_desc(&scene, "decal", &decal, &err) == 1 &&
+              rs_scene_add_material_desc(&scene, "stencil", &stencil, &err) == 2,
+          "%s", err.message);
+    CHECK(rs_scene_add_directional_light(&scene, rs_vec3(0.0f, -2.0f, 0.0f), rs_vec3(1.0f, 2.0f, 3.0f), &err) == 0,
           "%s", err.message);
     int32_t object = rs_scene_begin_object(&scene, &err);
     CHECK(object == 0 && rs_scene_add_sphere(&scene, rs_vec3_splat(0.0f), 0.5f, 1, &err) == 0 &&
@@ -246,7 +315,8 @@ int main(int argc, char** argv)
     char* json = plan.root ? cJSON_PrintUnformatted(plan.root) : NULL;
     const char* expected[] = {"\"projection\":\"orthographic\"", "\"ortho_height\":2.5", "\"type\":\"thin_dielectric\"",
                               "\"ior\":1.52", "\"uv_transform\":[2,0,0.5,0,3,0.25]", "\"alpha_mode\":\"blend\"",
-                              "\"alpha_cutoff\":0.25", "\"opacity\":0.75"};
+                              "\"opacity\":0.75", "\"alpha_cutoff\":0.125",
+                              "{\"type\":\"directional\",\"direction\":[0,-1,0],\"irradiance\":[1,2,3]}"};
     for (size_t i = 0; i < sizeof expected / sizeof expected[0]; ++i)
         CHECK(json && strstr(json, expected[i]), "the JSON lacks %s: %s", expected[i], json ? json : "(none)");
     /* instances: as objects and "instance" shapes, or, where this build flattens them, as the
@@ -261,9 +331,38 @@ int main(int argc, char** argv)
     CHECK(has_objects == !flat && has_instance == !flat && has_copy == flat,
           "instances (%s in this build) written as: %s", flat ? "flattened" : "kept apart", json ? json : "(none)");
     CHECK(json && !strstr(json, "\"fov\""), "an orthographic camera written with a fov");
+    CHECK(json && !strstr(json, "\"alpha_cutoff\":0.25"), "a blend's cutoff written (the JSON reader refuses it)");
     free(json);
     rs_convert_plan_free(&plan);
     rs_scene_free(&scene);
+
+    /* what scene JSON cannot say about a checkerboard is refused, naming the material: a colour
+     * beyond [0, 1], a checkerboard as a roughness */
+    const struct {
+        RsVec3 c1;
+        int roughness;
+        const char* expected;
+    } refused[] = {{{1.5f, 0.5f, 0.5f}, 0, "checkerboard's colour 1 has a channel of 1.5"},
+                   {{0.5f, 0.5f, 0.5f}, 1, "its roughness texture is a checkerboard"}};
+    for (int i = 0; i < 2; ++i) {
+        rs_scene_init(&scene);
+        rs_error_clear(&err);
+        int32_t t = rs_scene_add_checkerboard(&scene, rs_vec3_splat(0.2f), refused[i].c1, &err);
+        RsMaterialDesc d = rs_material_desc(RS_MAT_CONDUCTOR);
+        if (refused[i].roughness)
+            d.roughness_texture = (uint32_t)t;
+        else
+            d.colour_texture = (uint32_t)t;
+        CHECK(t >= 0 && rs_scene_add_material_desc(&scene, "odd", &d, &err) == 0 &&
+                  rs_scene_add_sphere(&scene, rs_vec3_splat(0.0f), 1.0f, 0, &err) == 0 &&
+                  rs_scene_build(&scene, &err) == 0,
+              "%s", err.message);
+        CHECK(rs_convert_plan(&plan, &scene, &none, out, &err) != 0 && strstr(err.message, "'odd'") &&
+                  strstr(err.message, refused[i].expected),
+              "refusal %d: '%s'", i, err.message);
+        rs_convert_plan_free(&plan);
+        rs_scene_free(&scene);
+    }
     rmdir(dir);
     return rs_test_finish("test_convert_plan");
 }

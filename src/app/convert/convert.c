@@ -28,19 +28,21 @@ static void usage(FILE* f)
             "\n"
             "Loads SCENE (any scene raystream renders) and writes it as raystream's scene JSON,\n"
             "format version 2 (scenes/README.md): camera, render settings, environment, materials,\n"
-            "lights, spheres, objects and instances. Triangles go into binary PLY files beside\n"
-            "OUT.json (OUT.mesh-N.ply, one per run of triangles sharing a material), textures made\n"
-            "in memory (such as images embedded in a glTF file) into PNG files (OUT.texture-N.png);\n"
-            "files the scene read are cited by their paths, relative to OUT.json. The converted\n"
-            "scene renders the same image, bit for bit. What scene JSON cannot express is an error\n"
-            "naming it, and nothing is written then.\n"
+            "point, spot and directional lights, spheres, objects and instances. Triangles go into\n"
+            "binary PLY files beside OUT.json (OUT.mesh-N.ply, one per run of triangles sharing a\n"
+            "material), textures made in memory (such as images embedded in a glTF file) into PNG\n"
+            "files (OUT.texture-N.png); files the scene read are cited by their paths, relative to\n"
+            "OUT.json. The converted scene renders the same image, bit for bit (but for the last\n"
+            "bits of a direction an importer normalized as floats: README, \"Converting\"). What\n"
+            "scene JSON cannot express is an error naming it, and nothing is written then.\n"
             "\n"
             "  -o, --output FILE     the JSON file to write (ends in .json; its folder must exist)\n"
-            "  --camera N            which camera of the scene file to use (glTF: 0 is the first)\n"
+            "%s"
             "  -q, --quiet           no messages but errors\n"
             "\n"
             "Every file to write is checked first: none may be another one or a file the scene\n"
-            "reads, and each is written through a temporary name.\n");
+            "reads, and each is written through a temporary name.\n",
+            rs_camera_option_help);
 }
 
 typedef struct ConvertArgs {
@@ -58,6 +60,11 @@ static int parse_args(int argc, char** argv, ConvertArgs* a)
     for (int i = 0; i < argc; ++i) {
         int missing = 0;
         const char* v;
+        int camera = rs_camera_option(argc, argv, &i, &a->camera); /* render's and view's --camera */
+        if (camera < 0)
+            return -1;
+        if (camera > 0)
+            continue;
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             return 1;
         } else if ((v = rs_cli_value(argc, argv, &i, "--output", "-o", &missing))) {
@@ -68,11 +75,6 @@ static int parse_args(int argc, char** argv, ConvertArgs* a)
             if (rs_cli_path("--output", v))
                 return -1;
             a->out = v;
-        } else if ((v = rs_cli_value(argc, argv, &i, "--camera", NULL, &missing))) {
-            uint64_t n;
-            if (rs_cli_uint("--camera", v, 0, 1u << 30, &n))
-                return -1;
-            a->camera = (int32_t)n;
         } else if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) {
             a->quiet = 1;
         } else if (missing) {

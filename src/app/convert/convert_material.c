@@ -74,8 +74,35 @@ static int png_of(RsConvertPlan* plan, const char* material, uint32_t t, uint32_
     return 0;
 }
 
+/* {"checkerboard": [colour0, colour1]} for checkerboard `t` (kernel/texture/texture.h keeps
+ * its two colours as float bits), added to `node`. Scene JSON reads a checkerboard as a colour
+ * or an emission, each of its colours in [0, 1]. */
+static int add_checkerboard(RsConvertPlan* plan, const char* material, Role r, uint32_t t, cJSON* node, RsError* err)
+{
+    const RsTextureSet* set = &plan->scene->textures;
+    const char* file = plan->scene->file ? plan->scene->file : "scene";
+    if (r != ROLE_COLOUR && r != ROLE_EMISSION)
+        return rs_error_set(err, "%s: material '%s': its %s texture is a checkerboard, and scene JSON has a "
+                            "checkerboard only as a colour or an emission", file, material, role_name(r));
+    const uint32_t* texels = set->texels.data + set->descriptors.data[t].x;
+    cJSON* pair = cJSON_AddArrayToObject(node, "checkerboard");
+    for (int c = 0; c < 2; ++c) {
+        float v[3];
+        for (int k = 0; k < 3; ++k) {
+            v[k] = rs_uint_as_float(texels[4 * c + k]);
+            if (!(v[k] >= 0.0f && v[k] <= 1.0f))
+                return rs_error_set(err, "%s: material '%s': its %s checkerboard's colour %d has a channel of %g, and "
+                                    "scene JSON's checkerboard colours are in [0, 1]", file, material, role_name(r),
+                                    c, (double)v[k]);
+        }
+        cJSON_AddItemToArray(pair, rs_convert_vec3(rs_vec3(v[0], v[1], v[2])));
+    }
+    return 0;
+}
+
 /* {"texture": PATH} (and "wrap": "clamp" for a clamped colour) for texture `t` in role `r`,
- * added to `node`; channel: which channel a roughness is read from. */
+ * added to `node`; channel: which channel a roughness is read from. A checkerboard becomes
+ * {"checkerboard": ...}. */
 static int add_texture(RsConvertPlan* plan, const char* material, Role r, uint32_t t, uint32_t channel, cJSON* node,
                        RsError* err)
 {
@@ -84,20 +111,26 @@ static int add_texture(RsConvertPlan* plan, const char* material, Role r, uint32
     if (t >= set->descriptors.count)
         return rs_error_set(err, "%s: material '%s': its %s texture (%u) does not exist", file, material, role_name(r), t);
     uint32_t stored = set->descriptors.data[t].w >> 8;
+    if (stored & RS_TEXTURE_CHECKER)
+        return add_checkerboard(plan, material, r, t, node, err);
     const char* key = set->keys.data[t];
     char* end = NULL;
     unsigned long key_flags = strtoul(key, &end, 10);
     const char* path = end && *end == ':' ? end + 1 : key;
-    uint32_t allowed = r == ROLE_COLOUR ? RS_TEXTURE_CLAMP : 0u;
+    /* a colour may be clamped; a cut-out reads only the alpha channel, which is linear in every
+     * texture (texture.c), so one loaded as sRGB colour (glTF's base colour doubling as its
+     * alpha) reads the same as the mask scene JSON loads */
+    uint32_t allowed = r == ROLE_COLOUR ? RS_TEXTURE_CLAMP : r == ROLE_ALPHA ? RS_TEXTURE_SRGB : 0u;
     if ((stored & ~(uint32_t)(RS_TEXTURE_SRGB | RS_TEXTURE_CLAMP)) || (key_flags & ~0x83ul))
-        return rs_error_set(err, "%s: material '%s': its %s texture '%s' is of a kind that scene JSON cannot name yet "
-                            "(a procedural texture such as a checkerboard?)", file, material, role_name(r), path);
-    if ((stored & ~allowed) != stored_flags_of(r))
-        return rs_error_set(err, "%s: material '%s': its %s texture '%s' is read as %s, and scene JSON reads a %s "
+        return rs_error_set(err, "%s: material '%s': its %s texture '%s' is of a kind that scene JSON cannot name",
+                            file, material, role_name(r), path);
+    if ((stored & ~allowed) != (stored_flags_of(r) & ~allowed))
+        return rs_error_set(err, "%s: material '%s': its %s texture '%s' is read as %s%s, and scene JSON reads a %s "
                             "texture as %s%s", file, material, role_name(r), path,
-                            (stored & RS_TEXTURE_SRGB) ? "sRGB colour" : "linear values", role_name(r),
+                            (stored & RS_TEXTURE_SRGB) ? "sRGB colour" : "linear values",
+                            (stored & RS_TEXTURE_CLAMP) ? " clamped at the edges" : "", role_name(r),
                             stored_flags_of(r) ? "sRGB colour" : "linear values",
-                            (stored & RS_TEXTURE_CLAMP) && r != ROLE_COLOUR ? " with the image repeated" : "");
+                            r == ROLE_COLOUR ? "" : " with the image repeated");
     if (channel > 3)
         return rs_error_set(err, "%s: material '%s': roughness channel %u does not exist", file, material, channel);
     int from_file = rs_file_list_contains(plan->files_read, path) && (key_flags & ~(unsigned long)RS_TEXTURE_CLAMP) ==
@@ -160,7 +193,38 @@ static int add_emission(RsConvertPlan* plan, const char* name, const RsMaterialD
     return 0;
 }
 
-/* The keys every material but a pure emitter may have: maps, texture transform, alpha. */
+/* "uv_transform", "alpha_mode", "alpha_cutoff", "opacity": keys every type has, the emissive one
+ * too. A blend ignores the cutoff (kernel/accel/cutout.h), and scene JSON refuses one with it, so
+ * a blend's is not written. */
+static int add_uv_and_alpha(RsConvertPlan* plan, const char* name, const RsMaterialDesc* d, cJSON* node, RsError* err)
+{
+    const char* file = plan->scene->file ? plan->scene->file : "scene";
+    const float identity[6] = {1.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f};
+    if (memcmp(d->uv_transform, identity, sizeof identity) != 0) {
+        cJSON* m = cJSON_AddArrayToObject(node, "uv_transform");
+        for (int i = 0; i < 6; ++i)
+            cJSON_AddItemToArray(m, rs_convert_number(d->uv_transform[i]));
+    }
+    if (d->alpha_mode == RS_ALPHA_BLEND)
+        cJSON_AddStringToObject(node, "alpha_mode", "blend");
+    else if (d->alpha_mode != RS_ALPHA_MASK)
+        return rs_error_set(err, "%s: material '%s': alpha mode %u has no name in scene JSON", file, name, d->alpha_mode);
+    if (d->alpha_mode == RS_ALPHA_MASK && d->alpha_cutoff != 0.5f) {
+        if (!(d->alpha_cutoff >= 0.0f && d->alpha_cutoff <= 1.0f))
+            return rs_error_set(err, "%s: material '%s': alpha cutoff %g, and scene JSON's is in [0, 1]", file, name,
+                                (double)d->alpha_cutoff);
+        cJSON_AddItemToObject(node, "alpha_cutoff", rs_convert_number(d->alpha_cutoff));
+    }
+    if (d->opacity != 1.0f) {
+        if (!(d->opacity >= 0.0f && d->opacity <= 1.0f))
+            return rs_error_set(err, "%s: material '%s': opacity %g, and scene JSON's is in [0, 1]", file, name,
+                                (double)d->opacity);
+        cJSON_AddItemToObject(node, "opacity", rs_convert_number(d->opacity));
+    }
+    return 0;
+}
+
+/* The keys every material but a pure emitter may have: maps, cut-out, texture transform, alpha. */
 static int add_surface(RsConvertPlan* plan, const char* name, const RsMaterialDesc* d, int cut_outs, cJSON* node,
                        RsError* err)
 {
@@ -184,30 +248,16 @@ static int add_surface(RsConvertPlan* plan, const char* name, const RsMaterialDe
         if (add_texture(plan, name, ROLE_ALPHA, d->alpha_texture, 0, cJSON_AddObjectToObject(node, "alpha"), err))
             return -1;
     }
-    const float identity[6] = {1.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f};
-    if (memcmp(d->uv_transform, identity, sizeof identity) != 0) {
-        cJSON* m = cJSON_AddArrayToObject(node, "uv_transform");
-        for (int i = 0; i < 6; ++i)
-            cJSON_AddItemToArray(m, rs_convert_number(d->uv_transform[i]));
-    }
-    if (d->alpha_mode == RS_ALPHA_BLEND)
-        cJSON_AddStringToObject(node, "alpha_mode", "blend");
-    else if (d->alpha_mode != RS_ALPHA_MASK)
-        return rs_error_set(err, "%s: material '%s': alpha mode %u has no name in scene JSON", file, name, d->alpha_mode);
-    if (d->alpha_cutoff != 0.5f)
-        cJSON_AddItemToObject(node, "alpha_cutoff", rs_convert_number(d->alpha_cutoff));
-    if (d->opacity != 1.0f)
-        cJSON_AddItemToObject(node, "opacity", rs_convert_number(d->opacity));
-    return 0;
+    return add_uv_and_alpha(plan, name, d, node, err);
 }
 
+/* A black diffuse surface that emits: scene JSON's "emissive" type, which has the texture
+ * transform and alpha keys but no maps and no cut-out texture. */
 static int pure_emitter(const RsMaterialDesc* d)
 {
-    const float identity[6] = {1.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f};
     return d->type == RS_MAT_DIFFUSE && d->colour.x == 0.0f && d->colour.y == 0.0f && d->colour.z == 0.0f &&
            d->colour_texture == RS_NO_TEXTURE && d->alpha_texture == RS_NO_TEXTURE && d->normal_map == RS_NO_TEXTURE &&
-           d->bump_map == RS_NO_TEXTURE && memcmp(d->uv_transform, identity, sizeof identity) == 0 &&
-           d->alpha_mode == RS_ALPHA_MASK && d->alpha_cutoff == 0.5f && d->opacity == 1.0f &&
+           d->bump_map == RS_NO_TEXTURE &&
            (d->emission_texture != RS_NO_TEXTURE || d->emission.x > 0.0f || d->emission.y > 0.0f || d->emission.z > 0.0f);
 }
 
@@ -228,7 +278,7 @@ static int add_material(RsConvertPlan* plan, uint32_t i, cJSON* materials, RsErr
     int status = 0;
     if (pure_emitter(d)) {
         cJSON_AddStringToObject(node, "type", "emissive");
-        status = add_emission(plan, name, d, node, err);
+        status = add_emission(plan, name, d, node, err) || add_uv_and_alpha(plan, name, d, node, err);
     } else {
         switch (d->type) {
         case RS_MAT_DIFFUSE:
@@ -264,11 +314,7 @@ static int add_material(RsConvertPlan* plan, uint32_t i, cJSON* materials, RsErr
         case RS_MAT_THIN_DIELECTRIC:
             cJSON_AddStringToObject(node, "type", "thin_dielectric");
             cJSON_AddItemToObject(node, "ior", rs_convert_number(d->ior));
-            if (d->colour_texture != RS_NO_TEXTURE)
-                return rs_error_set(err, "%s: material '%s': a thin dielectric's colour as a texture, which scene JSON "
-                                    "cannot say", file, name);
-            cJSON_AddItemToObject(node, "color", rs_convert_vec3(d->colour));
-            status = add_surface(plan, name, d, 0, node, err);
+            status = add_colour(plan, name, d, "color", node, err) || add_surface(plan, name, d, 0, node, err);
             break;
         default:
             return rs_error_set(err, "%s: material '%s' is of a type (%u) that scene JSON cannot name", file, name,

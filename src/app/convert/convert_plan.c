@@ -288,19 +288,20 @@ static float nudge(float f, int steps)
 static RsVec3 spot_look_at(RsVec3 p, RsVec3 axis)
 {
     const float scales[5] = {1.0f, 4.0f, 64.0f, 1024.0f, 65536.0f};
-    for (int ux = -3; ux <= 3; ++ux)
-        for (int uy = -3; uy <= 3; ++uy)
-            for (int uz = -3; uz <= 3; ++uz) {
-                RsVec3 u = rs_vec3(nudge(axis.x, ux), nudge(axis.y, uy), nudge(axis.z, uz));
+    const int steps[7] = {0, -1, 1, -2, 2, -3, 3}; /* the axis itself first: [0, -1, 0], not [0, -1.0000001, 0] */
+    for (int ix = 0; ix < 7; ++ix)
+        for (int iy = 0; iy < 7; ++iy)
+            for (int iz = 0; iz < 7; ++iz) {
+                RsVec3 u = rs_vec3(nudge(axis.x, steps[ix]), nudge(axis.y, steps[iy]), nudge(axis.z, steps[iz]));
                 RsVec3 back = rs_normalize(u);
                 if (back.x != axis.x || back.y != axis.y || back.z != axis.z)
                     continue;
                 for (int si = 0; si < 5; ++si) {
                     RsVec3 l = rs_add(p, rs_scale(u, scales[si]));
-                    for (int dx = -2; dx <= 2; ++dx)
-                        for (int dy = -2; dy <= 2; ++dy)
-                            for (int dz = -2; dz <= 2; ++dz) {
-                                RsVec3 c = rs_vec3(nudge(l.x, dx), nudge(l.y, dy), nudge(l.z, dz));
+                    for (int dx = 0; dx < 5; ++dx)
+                        for (int dy = 0; dy < 5; ++dy)
+                            for (int dz = 0; dz < 5; ++dz) {
+                                RsVec3 c = rs_vec3(nudge(l.x, steps[dx]), nudge(l.y, steps[dy]), nudge(l.z, steps[dz]));
                                 RsVec3 a = spot_axis(p, c);
                                 if (a.x == axis.x && a.y == axis.y && a.z == axis.z)
                                     return c;
@@ -313,16 +314,15 @@ static RsVec3 spot_look_at(RsVec3 p, RsVec3 axis)
 static int add_lights(RsConvertPlan* plan, cJSON* root, RsError* err)
 {
     const RsScene* scene = plan->scene;
-    /* every light the light table holds must be one this writer knows: a primitive, a point or
-     * spot light, the environment. Any other (a directional light) has no storage it can read
-     * yet, so the scene is refused rather than written without it. */
+    /* every light the light table holds must be one this writer knows: a primitive, a point,
+     * spot or directional light, the environment. Any other has no storage it can read, so the
+     * scene is refused rather than written without it. */
     for (uint32_t i = 0; i < scene->light_count; ++i) {
         uint32_t e = rs_light_emitter(scene->lights[i]);
         int known = e == RS_LIGHT_ENVIRONMENT || ((e & RS_LIGHT_POINT_BIT) && (e & ~RS_LIGHT_POINT_BIT) < scene->point_lights.count) ||
                     (!(e & RS_LIGHT_POINT_BIT) && e < scene->prims.count);
         if (!known)
-            return rs_error_set(err, "%s: light %u is of a kind raystream convert cannot write yet (a directional "
-                                "light?)", scene->file, i);
+            return rs_error_set(err, "%s: light %u is of a kind raystream convert cannot write", scene->file, i);
     }
     if (scene->point_lights.count == 0)
         return 0;
@@ -358,6 +358,13 @@ static int add_lights(RsConvertPlan* plan, cJSON* root, RsError* err)
             cJSON_AddItemToObject(node, "intensity", rs_convert_vec3(rs_xyz(l->b)));
             cJSON_AddItemToObject(node, "cone_angle", rs_convert_number(cone));
             cJSON_AddItemToObject(node, "cone_delta_angle", rs_convert_number(delta));
+        } else if (type == RS_POINT_LIGHT_DIRECTIONAL) {
+            /* the reader normalizes the direction as it does a spot light's look_at - position
+             * (in double, then again in float), so the same search from the origin finds one
+             * that gives back the stored unit vector */
+            cJSON_AddStringToObject(node, "type", "directional");
+            cJSON_AddItemToObject(node, "direction", rs_convert_vec3(spot_look_at(rs_vec3_splat(0.0f), position)));
+            cJSON_AddItemToObject(node, "irradiance", rs_convert_vec3(rs_xyz(l->b)));
         } else {
             return rs_error_set(err, "%s: point light %zu is of a kind (%u) raystream convert cannot write", scene->file,
                                 i, type);

@@ -16,8 +16,13 @@
  * scene keeps only as edges from the first, are chosen so that the edges come out the same,
  * and vertex normals, spot light axes and angles and an environment's rotation so that the
  * reader's normalisations and cosines give back the stored values. One limit: a spot light
- * axis that an importer normalized once from an arbitrary direction may not be one the JSON
- * reader (which normalizes twice) can make; it then differs in its last bits.
+ * axis or a directional light's direction that an importer normalized once, as floats, from an
+ * arbitrary vector (pbrt-v4's from/to) may not be one the JSON reader (which normalizes twice,
+ * in double and then as floats) can make; it then differs in its last bits. So may a camera up
+ * normalized as floats (Mitsuba's sensor), which the reader normalizes in double. Checkerboards are
+ * written from their two colours (texture.h keeps them as float bits), and the version 2 keys
+ * (directional lights, orthographic cameras, uv_transform, alpha_mode, alpha_cutoff, opacity,
+ * thin_dielectric) from the scene's blocks and material descriptions.
  */
 #ifndef RS_APP_CONVERT_PLAN_H
 #define RS_APP_CONVERT_PLAN_H

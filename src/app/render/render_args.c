@@ -66,9 +66,8 @@ void rs_render_usage(FILE* f)
             "  --time-limit SECONDS  stop once tracing has taken this long (a number > 0), at the end\n"
             "                        of the sample pass in flight, and write the image as a finished\n"
             "                        render (and the checkpoint, which --resume continues)\n"
-            "  --spp N               samples per pixel (default: the scene's render.spp)\n"
-            "  --camera N            which of a glTF scene's cameras, numbered from 0 in node order\n"
-            "                        (default: the first; docs/import/gltf.md)\n");
+            "  --spp N               samples per pixel (default: the scene's render.spp)\n");
+    fputs(rs_camera_option_help, f);
     rs_common_options_usage(f);
     fprintf(f, "\n"
                "Ctrl-C (or SIGTERM, SIGHUP, SIGQUIT) finishes the sample pass in flight, then saves the\n"
@@ -100,6 +99,8 @@ int rs_render_parse_args(int argc, char** argv, RsRenderArgs* a)
         int missing = 0;
         const char* v;
         int common = rs_common_option(argc, argv, &i, &a->opt);
+        if (common == 0)
+            common = rs_camera_option(argc, argv, &i, &a->opt.camera);
         if (common < 0)
             return -1;
         if (common > 0)
@@ -114,11 +115,6 @@ int rs_render_parse_args(int argc, char** argv, RsRenderArgs* a)
             if (rs_cli_path("--output", v))
                 return -1;
             a->outputs[a->output_count++] = v;
-        } else if ((v = rs_cli_value(argc, argv, &i, "--camera", NULL, &missing))) {
-            uint64_t n = 0;
-            if (rs_cli_uint("--camera", v, 0, 2147483647u, &n))
-                return -1;
-            a->opt.camera = (int32_t)n;
         } else if ((v = rs_cli_value(argc, argv, &i, "--exposure", NULL, &missing))) {
             double ev;
             if (rs_cli_float("--exposure", v, -64.0, 64.0, &ev))

@@ -26,9 +26,8 @@ void rs_view_usage(FILE* f)
             "  --window-shot FILE    save the window itself, HUD included (PNG), at the last frame\n"
             "  --budget-ms MS        time per frame to aim for (default 33)\n"
             "  --headless            no window: run the same loop offscreen (needs --frames)\n"
-            "  --spp N               stop refining at N samples per pixel (default: never)\n"
-            "  --camera N            which of a glTF scene's cameras, numbered from 0 in node order\n"
-            "                        (default: the first; docs/import/gltf.md)\n");
+            "  --spp N               stop refining at N samples per pixel (default: never)\n");
+    fputs(rs_camera_option_help, f);
     rs_common_options_usage(f);
 }
 
@@ -72,6 +71,8 @@ int rs_view_parse_args(int argc, char** argv, RsViewArgs* a)
         const char* v;
         uint64_t n;
         int common = rs_common_option(argc, argv, &i, &a->opt);
+        if (common == 0)
+            common = rs_camera_option(argc, argv, &i, &a->opt.camera);
         if (common < 0)
             return -1;
         if (common > 0)
@@ -83,10 +84,6 @@ int rs_view_parse_args(int argc, char** argv, RsViewArgs* a)
         } else if ((v = rs_cli_value(argc, argv, &i, "--frames", NULL, &missing))) {
             if (rs_cli_uint("--frames", v, 1, 100000000, &a->script.frames))
                 return -1;
-        } else if ((v = rs_cli_value(argc, argv, &i, "--camera", NULL, &missing))) {
-            if (rs_cli_uint("--camera", v, 0, 2147483647u, &n))
-                return -1;
-            a->opt.camera = (int32_t)n;
         } else if ((v = rs_cli_value(argc, argv, &i, "--budget-ms", NULL, &missing))) {
             if (rs_cli_uint("--budget-ms", v, 1, 10000, &n))
                 return -1;
