@@ -98,15 +98,15 @@ static int image_light(RsPbrtContext* ctx, RsPbrtParams* params, const char* fil
         return rs_pbrt_fail(params, ctx->err, "the file name is too long");
     RsError err = {{0}};
     RsEnvMap* m = &ctx->scene->env_map;
-    if (rs_env_map_load(m, path, params->where, &err))
-        return rs_pbrt_fail(params, ctx->err, "infinite light: %s", err.message);
+    if (rs_env_map_load(m, path, "\"string filename\"", &err)) /* rs_pbrt_fail adds the file and line */
+        return rs_pbrt_fail(params, ctx->err, "%s", err.message);
     if (m->width != m->height) {
         uint32_t w = m->width, h = m->height;
         rs_env_map_free(m);
-        return rs_pbrt_fail(params, ctx->err, "infinite light: \"%s\" is %ux%u: pbrt-v4's equal-area environment "
-                                              "images must be square", path, w, h);
+        return rs_pbrt_fail(params, ctx->err, "\"%s\" is %ux%u: pbrt-v4's equal-area environment images must "
+                                              "be square", path, w, h);
     }
-    if (rs_env_map_set_octahedral(m, frame, params->where, &err) || rs_file_list_add(ctx->files, path, &err)) {
+    if (rs_env_map_set_octahedral(m, frame, "the light's transform", &err) || rs_file_list_add(ctx->files, path, &err)) {
         rs_env_map_free(m);
         return rs_pbrt_fail(params, ctx->err, "%s", err.message);
     }
