@@ -112,6 +112,8 @@ standins = {
 }
 for i in range(1, 7):
     standins["dambreak/geometry/mesh_%05d.ply" % i] = ply
+for i in range(11):
+    standins["veach-bidir/geometry/bidir_%d.ply" % i] = ply
 for scene in ("bunny-cloud/textures/sky.exr", "explosion/textures/sky.exr", "dambreak/textures/sky.exr",
               "ganesha/textures/sky.exr", "lte-orb/textures/small_rural_road_equiarea.exr",
               "head/textures/doge2_equiarea.exr"):
