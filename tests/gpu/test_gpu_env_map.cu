@@ -6,8 +6,9 @@
  * of the row CDFs and the marginal must agree within float rounding, 2e-5. Maps: SKY_HDR
  * (128x64), random images whose rows are longer than a block's chunk (3000 x 5), whose
  * marginal is longer (7 x 2500), with odd sizes and black rows (1001 x 333), and a single
- * lit texel. The GPU's table is then sampled on the host: its samples report the density
- * rs_env_map_pdf gives them.
+ * lit texel; the same as equal-area octahedral maps (pbrt-v4's; a random 300 x 300 map, one
+ * lit texel on the border, whose weights reach across the wrapped edge). The GPU's table is then
+ * sampled on the host: its samples report the density rs_env_map_pdf gives them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,6 +113,16 @@ int main(int argc, char** argv)
     one[(3 * 16 + 5) * 3] = 1.0f;
     CHECK(rs_env_map_from_rgb(&m, one.data(), 16, 8, &err) == 0, "%s", err.message);
     compare("one texel", &m);
+    const double identity[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    random_map(&m, 300, 300, 4, 1);
+    CHECK(rs_env_map_set_octahedral(&m, identity, "test", &err) == 0, "%s", err.message);
+    compare("octahedral", &m);
+    std::vector<float> edge(16 * 16 * 3, 0.0f);
+    edge[(5 * 16 + 0) * 3 + 1] = 1.0f;
+    CHECK(rs_env_map_from_rgb(&m, edge.data(), 16, 16, &err) == 0 &&
+              rs_env_map_set_octahedral(&m, identity, "test", &err) == 0,
+          "%s", err.message);
+    compare("oct. edge", &m);
     rs_env_map_free(&m);
     return rs_test_finish("test_gpu_env_map");
 }

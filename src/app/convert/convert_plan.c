@@ -200,6 +200,9 @@ static int add_environment(RsConvertPlan* plan, cJSON* root, RsError* err)
     if (type != RS_ENV_MAP)
         return rs_error_set(err, "%s: the environment (type %u) has no form in scene JSON", plan->scene->file, type);
     const RsEnvMap* m = &plan->scene->env_map;
+    if (m->mapping != RS_ENV_MAPPING_EQUIRECT)
+        return rs_error_set(err, "%s: an equal-area octahedral environment map (pbrt-v4's image infinite light) has no form "
+                            "in scene JSON", plan->scene->file);
     cJSON_AddStringToObject(env, "type", "map");
     if (m->file && rs_file_list_contains(plan->files_read, m->file)) {
         char* cited = rs_convert_cite(plan, m->file, err);

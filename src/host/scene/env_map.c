@@ -124,7 +124,27 @@ RsEnvMapView rs_env_map_view(const RsEnvMap* m)
     v.marginal_cdf = m->marginal_cdf;
     v.width = m->width;
     v.height = m->height;
+    v.mapping = m->mapping;
+    for (int i = 0; i < 3; ++i)
+        v.frame[i] = rs_float4(m->frame[i][0], m->frame[i][1], m->frame[i][2], 0.0f);
     return v;
+}
+
+int rs_env_map_set_octahedral(RsEnvMap* m, const double frame[3][3], const char* where, RsError* err)
+{
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+            double dot = 0.0;
+            for (int k = 0; k < 3; ++k)
+                dot += frame[i][k] * frame[j][k];
+            if (!(fabs(dot - (i == j ? 1.0 : 0.0)) < 1e-4))
+                return rs_error_set(err, "%s: environment map frame is not orthogonal (rows %d and %d)", where, i, j);
+        }
+    m->mapping = RS_ENV_MAPPING_OCTAHEDRAL;
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j)
+            m->frame[i][j] = (float)frame[i][j];
+    return 0;
 }
 
 int rs_env_map_build_cdf(RsEnvMap* m, RsError* err)
@@ -161,6 +181,8 @@ double rs_env_map_mean_luminance(const RsEnvMap* m)
 {
     if (m->width == 0 || m->height == 0)
         return 0.0;
+    if (m->mapping == RS_ENV_MAPPING_OCTAHEDRAL)
+        return m->total_weight / ((double)m->width * m->height);
     double step = m->height > 1 ? 1.0 / (double)(m->height - 1) : 1.0; /* the weights' unit of v */
     return m->total_weight * RS_PI * step / (2.0 * (double)m->width);
 }

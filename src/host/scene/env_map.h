@@ -1,4 +1,5 @@
-/* env_map.h - environment maps on the host: loading the equirectangular image and building
+/* env_map.h - environment maps on the host: loading the image (equirectangular unless an importer
+ * sets the octahedral mapping and its frame, src/kernel/light/env_map.h) and building
  * its sampling CDF (the CPU's run of the steps in src/kernel/light/env_map.h). Host C11.
  *
  * host/io/image_decode.h reads the file: Radiance .hdr and OpenEXR as linear floats, PNG and
@@ -25,7 +26,13 @@ typedef struct RsEnvMap {
     float* row_cdf;      /* built by rs_env_map_build_cdf */
     float* marginal_cdf;
     double total_weight; /* the sum of every cell's rs_env_cdf_weight */
+    uint32_t mapping;    /* RS_ENV_MAPPING_*: equirectangular (0) unless set */
+    float frame[3][3];   /* octahedral: world-to-map rows, orthogonal (rs_env_map_set_octahedral) */
 } RsEnvMap;
+
+/* Makes a loaded map octahedral (pbrt-v4's equal-area form) in the given frame: world-to-map
+ * rows, which must be orthogonal (a mirror is fine). Refuses a frame that is not, naming `where`. */
+int rs_env_map_set_octahedral(RsEnvMap* m, const double frame[3][3], const char* where, RsError* err);
 
 int rs_env_map_load(RsEnvMap* m, const char* path, const char* where, RsError* err);
 
@@ -40,7 +47,8 @@ RsEnvMapView rs_env_map_view(const RsEnvMap* m);
 
 /* Mean luminance of the map over the sphere of directions (before any scale), from the CDF's
  * total: sum(weights) * (2 pi / W) * (pi / (H - 1)) / (4 pi), the weights being integrals in
- * units of the rows' spacing 1 / (H - 1) (1 for a one-row map). */
+ * units of the rows' spacing 1 / (H - 1) (1 for a one-row map); octahedral: sum(weights) / (W H),
+ * every cell covering the same solid angle. */
 double rs_env_map_mean_luminance(const RsEnvMap* m);
 
 void rs_env_map_free(RsEnvMap* m);

@@ -1,5 +1,6 @@
-/* env_map.h - the environment as an equirectangular image: its radiance in a direction, and
- * directions drawn in proportion to it (importance sampling through a 2D CDF).
+/* env_map.h - the environment as an image, equirectangular or equal-area octahedral (pbrt-v4's
+ * form, env_octahedral.h): its radiance in a direction, and directions drawn in proportion to it
+ * (importance sampling through a 2D CDF).
  *
  * Shared header (gcc C11, g++, nvcc). The host loads the image (src/host/scene/env_map.c); the CDF is
  * built by the same three steps on either side, each step's per-entry arithmetic in this file:
@@ -28,10 +29,21 @@
  * in that integral, the density is nonzero wherever the radiance is: the estimator stays
  * unbiased however sharp the image is (pbrt-v4 has the same concern and answers it the same way,
  * by the image's integral over each pixel).
+ *
+ * The octahedral mapping (RS_ENV_MAPPING_OCTAHEDRAL; pbrt-v4's image infinite lights): (u, v) in
+ * the unit square is the direction rs_equal_area_square_to_sphere gives, +z at the centre; texel
+ * (x, y) lies at ((x + 0.5) / W, (y + 0.5) / H), rows from the top as in the file, and radiance
+ * is bilinear between texels, across the borders by rs_octahedral_wrap. The map's frame is any
+ * orthogonal matrix (`frame`, world to map rows; it may mirror), where the equirectangular map
+ * turns about +y only. Cell (x, y) is texel (x, y)'s square; because the mapping keeps area,
+ * every cell covers 4 pi / (W H) steradians and its weight is the bilinear radiance's luminance
+ * integrated over the square alone (the [1 6 1] / 8 filter both ways, over the wrapped 3 x 3
+ * texels), with no sin(theta); the density is pdf(d) = p(cell) * W H / (4 pi).
  */
 #ifndef RS_KERNEL_ENV_MAP_H
 #define RS_KERNEL_ENV_MAP_H
 
+#include "kernel/light/env_octahedral.h"
 #include "kernel/util/vecmath.h"
 
 /* The brightest texel a map keeps (src/host/scene/env_map.c clamps on load). An RGBE file can
@@ -46,13 +58,20 @@
  * its squared distance, beyond 1e30 (scenes/README.md: numbers are within 1e18). */
 #define RS_LIGHT_RADIANCE_MAX 1e30f
 
+#define RS_ENV_MAPPING_EQUIRECT 0u
+#define RS_ENV_MAPPING_OCTAHEDRAL 1u
+
 typedef struct RsEnvMapView {
+    RsFloat4 frame[3];         /* octahedral: world-to-map rows (orthogonal); unused for equirect */
     const RsFloat4* texels;    /* width * height, linear RGB | unused, rows from the top (v = 0) */
     const float* row_cdf;      /* height rows of width entries: inclusive CDF of each row, to 1 */
     const float* marginal_cdf; /* height entries: inclusive CDF over the rows, to 1 */
     uint32_t width, height;
-    uint32_t pad_[2];
+    uint32_t mapping; /* RS_ENV_MAPPING_* */
+    uint32_t pad_;
 } RsEnvMapView;
+
+RS_FN int rs_env_map_octahedral(const RsEnvMapView* m) { return m->mapping == RS_ENV_MAPPING_OCTAHEDRAL; }
 
 #define RS_INV_2PI 0.15915494309189535f
 
@@ -76,6 +95,10 @@ RS_FN RsVec3 rs_env_map_direction(float u, float v, float* sin_theta)
 RS_FN RsVec3 rs_env_map_texel(const RsEnvMapView* m, int x, int y)
 {
     int w = (int)m->width, h = (int)m->height;
+    if (rs_env_map_octahedral(m)) {
+        rs_octahedral_wrap(&x, &y, w, h);
+        return rs_xyz(m->texels[(uint32_t)y * m->width + (uint32_t)x]);
+    }
     x = x % w;
     x = x < 0 ? x + w : x;
     y = y < 0 ? 0 : (y >= h ? h - 1 : y);
@@ -109,6 +132,8 @@ RS_FN uint32_t rs_env_cdf_row_of(const RsEnvMapView* m, float v)
 RS_FN RsVec3 rs_env_map_lookup(const RsEnvMapView* m, float u, float v)
 {
     float x = u * (float)m->width - 0.5f, y = m->height > 1 ? v * (float)(m->height - 1) : 0.0f;
+    if (rs_env_map_octahedral(m))
+        y = v * (float)m->height - 0.5f;
     float fx = floorf(x), fy = floorf(y);
     float ax = x - fx, ay = y - fy;
     int x0 = (int)fx, y0 = (int)fy;
@@ -116,6 +141,17 @@ RS_FN RsVec3 rs_env_map_lookup(const RsEnvMapView* m, float u, float v)
     RsVec3 bottom =
         rs_add(rs_scale(rs_env_map_texel(m, x0, y0 + 1), 1.0f - ax), rs_scale(rs_env_map_texel(m, x0 + 1, y0 + 1), ax));
     return rs_add(rs_scale(top, 1.0f - ay), rs_scale(bottom, ay));
+}
+
+/* Radiance of the image in unit direction d of the map's frame, before the environment's scale. */
+RS_FN RsVec3 rs_env_map_eval(const RsEnvMapView* m, RsVec3 d)
+{
+    float u, v;
+    if (rs_env_map_octahedral(m))
+        rs_equal_area_sphere_to_square(d, &u, &v);
+    else
+        rs_env_map_uv(d, &u, &v);
+    return rs_env_map_lookup(m, u, v);
 }
 
 /* Step 1: the sampling weight of cell (x, y), the entry the CDF's row y starts from. */
@@ -129,6 +165,8 @@ RS_FN float rs_env_cdf_weight(const RsEnvMapView* m, uint32_t x, uint32_t y)
             rows[j] += filter[i] * rs_luminance(rs_env_map_texel(m, (int)x + i - 1, (int)y + j - 1));
     }
     float sum; /* the integral over the cell's band, in units of the rows' spacing */
+    if (rs_env_map_octahedral(m))
+        return filter[0] * rows[0] + filter[1] * rows[1] + filter[2] * rows[2]; /* equal area */
     if (m->height < 2)
         sum = rows[1];
     else if (y == 0)
@@ -173,6 +211,13 @@ RS_FN float rs_cdf_cell(const float* cdf, uint32_t i) { return cdf[i] - (i > 0 ?
 RS_FN float rs_env_map_pdf(const RsEnvMapView* m, RsVec3 d)
 {
     float u, v;
+    if (rs_env_map_octahedral(m)) {
+        rs_equal_area_sphere_to_square(d, &u, &v);
+        uint32_t x = (uint32_t)rs_clampf(u * (float)m->width, 0.0f, (float)(m->width - 1));
+        uint32_t y = (uint32_t)rs_clampf(v * (float)m->height, 0.0f, (float)(m->height - 1));
+        float p = rs_cdf_cell(m->marginal_cdf, y) * rs_cdf_cell(m->row_cdf + (size_t)y * m->width, x);
+        return p * ((float)m->width * (float)m->height * RS_INV_4PI);
+    }
     rs_env_map_uv(d, &u, &v);
     uint32_t x = (uint32_t)rs_minf(u * (float)m->width, (float)(m->width - 1));
     uint32_t y = rs_env_cdf_row_of(m, v);
@@ -196,6 +241,11 @@ RS_FN RsVec3 rs_env_map_sample(const RsEnvMapView* m, float u1, float u2, float*
     /* where inside the cell: the remainder of each uniform number, rescaled */
     float fy = (u1 - (y > 0 ? m->marginal_cdf[y - 1] : 0.0f)) / py;
     float fx = (u2 - (x > 0 ? row[x - 1] : 0.0f)) / px;
+    if (rs_env_map_octahedral(m)) {
+        *pdf = py * px * ((float)m->width * (float)m->height * RS_INV_4PI);
+        return rs_equal_area_square_to_sphere(((float)x + rs_clampf(fx, 0.0f, 1.0f)) / (float)m->width,
+                                              ((float)y + rs_clampf(fy, 0.0f, 1.0f)) / (float)m->height);
+    }
     float lo, hi;
     rs_env_cdf_row_span(m, y, &lo, &hi);
     float u = ((float)x + rs_clampf(fx, 0.0f, 1.0f)) / (float)m->width;

@@ -80,7 +80,7 @@ RS_FN float rs_light_pdf_env(const RsSceneView* s, RsLightContext ctx, RsVec3 di
         return 0.0f;
     float select = rs_light_select_pmf(s, ctx, s->env_light);
     if (rs_env_type(&s->env) == RS_ENV_MAP)
-        return select * rs_env_map_pdf(&s->env_map, rs_env_map_from_world(&s->env, dir));
+        return select * rs_env_map_pdf(&s->env_map, rs_env_map_from_world(&s->env, &s->env_map, dir));
     return select * RS_INV_4PI;
 }
 
@@ -170,7 +170,7 @@ RS_FN int rs_light_sample(const RsSceneView* s, RsLightContext ctx, float u_pick
         ls->point.prim = ls->point.skip = RS_NO_HIT;
         if (rs_env_type(&s->env) == RS_ENV_MAP) {
             float pdf;
-            ls->dir = rs_env_map_to_world(&s->env, rs_env_map_sample(&s->env_map, u1, u2, &pdf));
+            ls->dir = rs_env_map_to_world(&s->env, &s->env_map, rs_env_map_sample(&s->env_map, u1, u2, &pdf));
             if (!(pdf > 0.0f))
                 return 0;
             ls->pdf = select_pdf * pdf;

@@ -6,10 +6,15 @@ bit-identically to it on the CPU (32x32, 4 spp: the .pfm bytes compared). The PL
 rendered from binary PLY files (little and big endian) that this test writes from the ASCII one,
 with and without vertex normals and with extra properties to read past. Then: the image is not
 mirrored (a light at pbrt's +x, seen with pbrt's LookAt, lies where pbrt-v4 puts it: pbrt's
-camera space is left-handed, so +x is on the image's left when looking down -z with y up), and
+camera space is left-handed, so +x is on the image's left when looking down -z with y up), an
+image infinite light (an equal-area octahedral map written here, dark but for one "sun" texel in a
+known direction of the light's frame) lights a ball from the side pbrt-v4 lights it, turned by
+the light's transform (Rotate 180 about y; Rotate -90 about x takes its +z up); its "illuminance"
+makes suns of different brightness light alike; a non-square map is refused naming the file; and
 approximations print their warnings.
 """
 import gzip
+import math
 import os
 import shutil
 import struct
@@ -164,6 +169,68 @@ try:
         print("light at +x, %s: on the %s" % ("Scale -1 1 1" if flip else "plain LookAt", side))
         if side != want:
             fail("the light at +x should be on the image's %s (%s)" % (want, "flipped" if flip else "plain"))
+
+    # image infinite lights: pbrt-v4's equal-area octahedral square, +z at its centre
+    def square_of(d):  # sphere -> square, written from Clarberg's description as the kernel's is
+        x, y, z = abs(d[0]), abs(d[1]), abs(d[2])
+        r = math.sqrt(max(0.0, 1.0 - z))
+        b = r * math.atan2(y, x) * 2 / math.pi
+        a = r - b
+        if d[2] < 0:
+            a, b = 1 - b, 1 - a
+        return 0.5 * (math.copysign(a, d[0]) + 1), 0.5 * (math.copysign(b, d[1]) + 1)
+
+    def write_hdr(path, w, h, sun_dir, value):
+        n = math.sqrt(sum(c * c for c in sun_dir))
+        u, v = square_of([c / n for c in sun_dir])
+        sx, sy = min(w - 1, int(u * w)), min(h - 1, int(v * h))
+        e = math.frexp(value)[1]
+        lit = bytes([int(value / 2 ** e * 256)] * 3 + [e + 128])
+        px = b"".join(lit if (x, y) == (sx, sy) else bytes(4) for y in range(h) for x in range(w))
+        open(path, "wb").write(b"#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y %d +X %d\n" % (h, w) + px)
+
+    def sun_scene(name, sun_dir, before="", extra="", size=16, value=1000.0):
+        write_hdr(os.path.join(tmp, name + ".hdr"), size, size if name != "oblong" else size // 2, sun_dir, value)
+        scene = os.path.join(tmp, name + ".pbrt")
+        open(scene, "w").write('LookAt 0 0 5  0 0 0  0 1 0\nCamera "perspective" "float fov" 40\n'
+                               'Film "rgb" "integer xresolution" 32 "integer yresolution" 32\nWorldBegin\n'
+                               'AttributeBegin\n%sLightSource "infinite" "string filename" "%s.hdr"%s\nAttributeEnd\n'
+                               'Material "diffuse" "rgb reflectance" [0.5 0.5 0.5]\nShape "sphere" "float radius" 1\n'
+                               % (before, name, extra))
+        return scene
+
+    def halves(out):
+        raw = open(out, "rb").read().split(b"\n", 3)
+        w, h = (int(x) for x in raw[1].split())
+        px = struct.unpack(("<" if float(raw[2]) < 0 else ">") + "%df" % (w * h * 3), raw[3][:w * h * 12])
+        at = lambda x, y: px[(y * w + x) * 3]
+        left = sum(at(x, y) for y in range(h) for x in range(w // 2))
+        right = sum(at(x, y) for y in range(h) for x in range(w // 2, w))
+        bottom = sum(at(x, y) for y in range(h // 2) for x in range(w))  # PFM rows run bottom to top
+        top = sum(at(x, y) for y in range(h // 2, h) for x in range(w))
+        return left, right, bottom, top, sum(px) / len(px)
+
+    for name, sun, before, want in (("sun_px", (1, 0, 0.3), "", "left"), ("sun_turned", (1, 0, 0.3), "Rotate 180 0 1 0\n", "right"),
+                                    ("sun_zup", (0.2, 0, 1), "Rotate -90 1 0 0\n", "top")):
+        out = os.path.join(tmp, name + ".pfm")
+        render(sun_scene(name, sun, before), out)
+        left, right, bottom, top, _ = halves(out)
+        got = "top" if want == "top" and top > 3 * bottom else ("left" if left > 3 * right else ("right" if right > 3 * left else "neither"))
+        print("octahedral sun at light %s%s: lights the ball's %s" % (sun, " after " + before.strip() if before else "", got))
+        if got != want:
+            fail("octahedral sun at light %s (%s): expected the %s side lit, got %s (l %g r %g b %g t %g)" % (
+                sun, before.strip() or "plain", want, got, left, right, bottom, top))
+    means = []
+    for name, value in (("bright", 1000.0), ("dim", 300.0)):
+        out = os.path.join(tmp, name + ".pfm")
+        render(sun_scene(name, (1, 0, 0.3), extra=' "float illuminance" 2', value=value), out)
+        means.append(halves(out)[4])
+    if not abs(means[0] / means[1] - 1) < 0.02:
+        fail("illuminance: suns of 1000 and 300 light the ball %g : %g" % tuple(means))
+    r = subprocess.run([raystream, "render", sun_scene("oblong", (1, 0, 0)), "-o", os.path.join(tmp, "x.pfm")],
+                       capture_output=True, text=True, timeout=60)
+    if r.returncode != 1 or "oblong.hdr\" is 16x8: pbrt-v4's equal-area environment images must be square" not in r.stderr:
+        fail("a non-square octahedral map: exit %d: %s" % (r.returncode, r.stderr.strip()))
 
     # a scaled image is baked: half the texels' linear value, so about half the light
     png = os.path.abspath(os.path.join(data, "..", "..", "..", "..", "scenes", "textures", "quadrants.png"))
