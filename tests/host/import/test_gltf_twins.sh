@@ -4,8 +4,10 @@
 #
 # Each glTF scene and its JSON twin describe the same scene; rendered on the CPU at 32x32 with
 # 4 spp they must give the same .pfm bytes: node hierarchy with mesh reuse, EXT_mesh_gpu_instancing,
-# two cameras (--camera 0 and 1), point and spot lights, a data: URI texture, the same scene as
-# .glb, and no light at all (the white environment). The warnings the scenes call for must be
+# two cameras (--camera 0 perspective, 1 orthographic), point, spot and directional lights, a
+# data: URI texture, the same scene as .glb, no light at all (the white environment), and
+# alphaMode MASK (alphaCutoff, texture alpha under KHR_texture_transform) and BLEND (by
+# baseColorFactor alpha and by texture alpha). The warnings the scenes call for must be
 # printed, and the bad inputs must fail with their messages (through expect_error.sh's rules:
 # exit 1, the message, the file named, no image).
 set -u
@@ -41,6 +43,8 @@ twin lights.gltf lights.json --camera 0
 twin lights.gltf lights_camera1.json --camera 1
 twin textured.gltf textured.json
 twin textured.glb textured.json
+twin alpha.gltf alpha.json
+[ -s "$tmp/g.err" ] && fail "alpha.gltf: unexpected warnings: $(cat "$tmp/g.err")"
 
 # the cameras really differ (a --camera that changed nothing would pass the twins above only
 # if the twins were wrong too)
