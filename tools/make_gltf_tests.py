@@ -407,6 +407,7 @@ def bad():
     variant("bad_base64.gltf", lambda d: d["buffers"][0].update(uri=buffer["uri"][:50] + "*" + buffer["uri"][51:]))
     variant("bad_cycle.gltf", lambda d: (d["nodes"].append({"children": [2]}), d["nodes"].append({"children": [1]}),
                                          d["scenes"][0]["nodes"].append(1)))
+    variant("bad_points_only.gltf", lambda d: d["meshes"][0]["primitives"][0].update(mode=0))
     variant("bad_required_extension.gltf",
             lambda d: d.update(extensionsUsed=["KHR_draco_mesh_compression"],
                                extensionsRequired=["KHR_draco_mesh_compression"]))

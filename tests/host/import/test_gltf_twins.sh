@@ -68,6 +68,7 @@ bad bad_accessor_range.gltf "accessors[0]: 400 elements of 12 bytes from byte 0 
 bad bad_base64.gltf "buffers[0].uri: bad base64 in a data: URI: character '*'"
 bad bad_cycle.gltf "reaches nodes[1] a second time: the node hierarchy has a cycle or a node with two parents"
 bad bad_required_extension.gltf "extensionsRequired[0]: the file requires extension KHR_draco_mesh_compression, which raystream does not support"
+bad bad_points_only.gltf "the scene has no triangles to render: its 1 primitive of points or lines is left out"
 bad lights.gltf "--camera 2: the scene has 2 cameras (numbered 0 to 1 in node order)" "--camera 2"
 
 [ $fails -eq 0 ] && echo "all passed" || { echo "$fails failed"; exit 1; }

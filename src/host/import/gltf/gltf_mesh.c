@@ -181,6 +181,7 @@ static int add_mesh(RsGltf* g, int64_t index, const RsTransform* xf, int world, 
         if (mode < TRIANGLES) {
             static const char* const names[] = {"POINTS", "LINES", "LINE_LOOP", "LINE_STRIP"};
             rs_gltf_warn(g, where, "mode %s left out: raystream renders surfaces (triangles) only", names[mode]);
+            ++g->left_out;
             continue;
         }
         if (rs_gltf_member(prim, "targets"))
