@@ -387,8 +387,37 @@ def alpha():
         "lights": [{"type": "point", "position": [0.5, 1, 3], "intensity": [30, 30, 30]}]})
 
 
+def morph():
+    """Morph targets at the mesh's default weights (0.5 and 0.25): a quad whose corners the two
+    targets move, and a node weights array (ignored with a warning); the twin has the moved
+    corners, every displacement and weight dyadic so the float sums are exact."""
+    g = Gltf()
+    g.extension("KHR_lights_punctual")
+    orange = g.material(plastic([0.9, 0.5, 0.1], 0.5))
+    d1 = [[0, 0, 0], [0, 0, 0], [0, 0, 1], [0, 0.5, 0]]
+    d2 = [[0, 0, -1], [0.5, 0, 0], [0, 0, 0], [0, 0, 0]]
+    weights = [0.5, 0.25]
+    mesh = g.mesh(QUAD, QUAD_INDICES, orange)
+    g.doc["meshes"][mesh]["primitives"][0]["targets"] = [{"POSITION": g.accessor(d1, "VEC3", 3)},
+                                                         {"POSITION": g.accessor(d2, "VEC3", 3)}]
+    g.doc["meshes"][mesh]["weights"] = weights
+    g.node({"mesh": mesh, "weights": [1, 1]})
+    g.doc["extensions"] = {"KHR_lights_punctual": {"lights": [{"type": "point", "intensity": 8}]}}
+    g.node({"translation": [1, 1, 2], "extensions": {"KHR_lights_punctual": {"light": 0}}})
+    g.node({"camera": 0, "translation": [0, 0, 3]})
+    g.doc["cameras"] = [{"type": "perspective", "perspective": {"yfov": 0.8}}]
+    g.write_gltf("morph.gltf")
+    v = [[QUAD[i][k] + weights[0] * d1[i][k] + weights[1] * d2[i][k] for k in range(3)] for i in range(4)]
+    write_json("morph.json", {
+        "version": 1, "camera": camera_json([0, 0, 3], [0, 0, 2], 0.8),
+        "materials": [twin_plastic("orange", [0.9, 0.5, 0.1], 0.5)],
+        "shapes": [{"type": "triangle", "vertices": [v[0], v[1], v[2]], "material": "orange"},
+                   {"type": "triangle", "vertices": [v[0], v[2], v[3]], "material": "orange"}],
+        "lights": [{"type": "point", "position": [1, 1, 2], "intensity": [8, 8, 8]}]})
+
+
 def bad():
-    """One broken rule each; test_gltf_twins.sh knows the message each must give."""
+    """One broken rule each, in bad/; test_gltf_twins.sh knows the message each must give."""
     g = Gltf()
     m = g.material(plastic([0.5, 0.5, 0.5], 1))
     g.mesh(QUAD, QUAD_INDICES, m)
@@ -401,7 +430,7 @@ def bad():
         doc = json.loads(json.dumps(good))
         doc["buffers"] = [dict(buffer)]
         change(doc)
-        write_text(name, json.dumps(doc, indent=1) + "\n")
+        write_text(os.path.join("bad", name), json.dumps(doc, indent=1) + "\n")
 
     variant("bad_accessor_range.gltf", lambda d: d["accessors"][0].update(count=400))
     variant("bad_base64.gltf", lambda d: d["buffers"][0].update(uri=buffer["uri"][:50] + "*" + buffer["uri"][51:]))
@@ -411,8 +440,8 @@ def bad():
     variant("bad_required_extension.gltf",
             lambda d: d.update(extensionsUsed=["KHR_draco_mesh_compression"],
                                extensionsRequired=["KHR_draco_mesh_compression"]))
-    g.write_glb("bad_truncated.glb")
-    path = os.path.join(OUT, "bad_truncated.glb")
+    g.write_glb(os.path.join("bad", "bad_truncated.glb"))
+    path = os.path.join(OUT, "bad", "bad_truncated.glb")
     with open(path, "rb") as f:
         data = f.read()
     with open(path, "wb") as f:
@@ -420,12 +449,13 @@ def bad():
 
 
 def main():
-    os.makedirs(OUT, exist_ok=True)
+    os.makedirs(os.path.join(OUT, "bad"), exist_ok=True)  # the bad inputs in a folder of their own
     hierarchy()
     instancing()
     lights_and_cameras()
     textured()
     alpha()
+    morph()
     bad()
 
 
