@@ -133,6 +133,11 @@ def twin_plastic(name, colour, roughness, **extra):
     return m
 
 
+def f32(x):
+    """x rounded to a float, as the importer's (float) casts do (printed exactly by json.dumps)."""
+    return struct.unpack("<f", struct.pack("<f", x))[0]
+
+
 def camera_json(eye, look_at, yfov):
     return {"eye": eye, "look_at": look_at, "up": [0, 1, 0], "fov": yfov * 180.0 / math.pi, "resolution": [32, 32]}
 
@@ -225,7 +230,8 @@ def instancing():
 
 
 def lights_and_cameras():
-    """Two cameras (--camera 0 and 1), a point and a spot light (KHR_lights_punctual), a lines
+    """Two cameras (--camera 0 perspective, 1 orthographic), a point, a spot and a directional
+    light (KHR_lights_punctual), a lines
     primitive (left out with a warning) and an extension used but unknown (a warning)."""
     g = Gltf()
     g.extension("KHR_lights_punctual")
@@ -238,16 +244,23 @@ def lights_and_cameras():
     g.node({"mesh": floor})
     g.node({"mesh": panel, "translation": [0, 0.5, 0]})
     g.doc["cameras"] = [{"type": "perspective", "perspective": {"yfov": 0.7, "aspectRatio": 1.5}},
-                        {"type": "perspective", "perspective": {"yfov": 0.6}}]
+                        {"type": "orthographic", "orthographic": {"xmag": 2, "ymag": 1.5, "znear": 0.1, "zfar": 50}}]
     g.node({"camera": 0, "translation": [0, 1, 6]})
-    g.node({"camera": 1, "matrix": [0, 0, -1, 0, 0, 1, 0, 0, 1, 0, 0, 0, 6, 1, 0, 1]})  # at +X looking down -X
+    # at (5, 5, 0) looking down -Z = (-1, -1, 0) / sqrt(2): 45 degrees down towards -X, the axes
+    # of length sqrt(2) (normalised by the importer)
+    g.node({"camera": 1, "matrix": [0, 0, -1, 0, -1, 1, 0, 0, 1, 1, 0, 0, 5, 5, 0, 1]})
     g.doc["extensions"] = {"KHR_lights_punctual": {"lights": [
         {"type": "point", "intensity": 10, "color": [1, 1, 1]},
         {"type": "spot", "intensity": 20, "color": [1, 0.5, 0.25],
-         "spot": {"innerConeAngle": 0.3, "outerConeAngle": 0.6}}]}}
+         "spot": {"innerConeAngle": 0.3, "outerConeAngle": 0.6}},
+        {"type": "directional", "intensity": 2, "color": [1, 0.75, 0.5]}]}}
     g.node({"translation": [1, 2, 1], "extensions": {"KHR_lights_punctual": {"light": 0}}})
     g.node({"matrix": [1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, -1, 3, 0, 1],  # -Z turned to -Y
             "extensions": {"KHR_lights_punctual": {"light": 1}}})
+    # the directional light travels down the node's -Z: a sheared matrix whose Z column is
+    # (-1, 2, 1) sends it along (1, -2, -1), normalised in double on both sides
+    g.node({"matrix": [1, 0, 0, 0, 0, 1, 0, 0, -1, 2, 1, 0, 0, 5, 0, 1],
+            "extensions": {"KHR_lights_punctual": {"light": 2}}})
     g.write_gltf("lights.gltf")
     base = {
         "version": 1,
@@ -256,9 +269,16 @@ def lights_and_cameras():
                    {"type": "quad", "vertices": moved(QUAD, lambda p: [p[0], p[1] + 0.5, p[2]]), "material": "blue"}],
         "lights": [{"type": "point", "position": [1, 2, 1], "intensity": [10, 10, 10]},
                    {"type": "spot", "position": [-1, 3, 0], "look_at": [-1, 2, 0], "intensity": [20, 10, 5],
-                    "cone_angle": 0.6 * 180.0 / math.pi, "cone_delta_angle": (0.6 - 0.3) * 180.0 / math.pi}]}
+                    "cone_angle": 0.6 * 180.0 / math.pi, "cone_delta_angle": (0.6 - 0.3) * 180.0 / math.pi},
+                   {"type": "directional", "direction": [1, -2, -1], "irradiance": [2, 1.5, 1]}]}
+    base["version"] = 2  # directional lights and orthographic cameras are format 2's
     write_json("lights.json", dict(base, camera=camera_json([0, 1, 6], [0, 1, 5], 0.7)))
-    write_json("lights_camera1.json", dict(base, camera=camera_json([6, 1, 0], [5, 1, 0], 0.6)))
+    # gltf_camera.c's frame in its double expressions, each rounded to a float as it does
+    root2 = math.sqrt(2.0)
+    ortho = {"eye": [5, 5, 0], "look_at": [f32(5 + -1 / root2 * 1), f32(5 + -1 / root2 * 1), 0],
+             "up": [f32(-1 / root2), f32(1 / root2), 0], "projection": "orthographic", "ortho_height": 3,
+             "resolution": [32, 32]}
+    write_json("lights_camera1.json", dict(base, camera=ortho))
 
 
 def textured():
@@ -298,8 +318,106 @@ def textured():
                    {"type": "quad", "vertices": lamp_quad, "material": "lamp"}]})
 
 
+ALPHA_CHECKER = png_rgba(4, 4, [((40, 90, 230, (0, 70, 150, 255)[(x + 2 * y) % 4]) if (x + y) % 2 else
+                                 (240, 200, 60, (255, 200, 100, 30)[(x + y) % 4])) for y in range(4) for x in range(4)])
+
+
+def uv_transform(offset, rotation, scale):
+    """KHR_texture_transform as raystream's uv_transform, through the double expressions of
+    gltf_material.c (glTF's v runs down the image, raystream's up), so the twin's numbers are
+    the importer's bit for bit."""
+    cs, sn = math.cos(rotation), math.sin(rotation)
+    a, b, c = scale[0] * cs, scale[1] * sn, offset[0]
+    e, f, h = -scale[0] * sn, scale[1] * cs, offset[1]
+    return [a, -b, b + c, -e, f, 1.0 - f - h]
+
+
+def alpha():
+    """alphaMode MASK with alphaCutoff and a texture's alpha under KHR_texture_transform, BLEND
+    by baseColorFactor alpha alone and by texture alpha times factor alpha, and MASK by factor
+    alpha alone (cut away entirely: 0.3 < the default cutoff 0.5), in front of a wall lit by a
+    point light; the twin reads the same PNG from alpha_checker.png."""
+    g = Gltf()
+    g.extension("KHR_lights_punctual")
+    g.extension("KHR_texture_transform")
+    transform = {"offset": [0.25, -0.5], "rotation": 0.375, "scale": [2, 1.5]}
+    mask_tex = g.material({"pbrMetallicRoughness": {"baseColorTexture": {"index": 0, "extensions": {
+        "KHR_texture_transform": transform}}, "baseColorFactor": [1, 1, 1, 0.875], "metallicFactor": 0,
+        "roughnessFactor": 0.5}, "alphaMode": "MASK", "alphaCutoff": 0.25})
+    blend = g.material({"pbrMetallicRoughness": {"baseColorFactor": [0.2, 0.8, 0.3, 0.375], "metallicFactor": 0,
+                                                 "roughnessFactor": 0.5}, "alphaMode": "BLEND"})
+    blend_tex = g.material({"pbrMetallicRoughness": {"baseColorTexture": {"index": 0},
+                                                     "baseColorFactor": [1, 1, 1, 0.5], "metallicFactor": 0,
+                                                     "roughnessFactor": 0.5}, "alphaMode": "BLEND"})
+    mask = g.material({"pbrMetallicRoughness": {"baseColorFactor": [0.9, 0.1, 0.1, 0.3], "metallicFactor": 0,
+                                                "roughnessFactor": 0.5}, "alphaMode": "MASK"})
+    wall = g.material(plastic([0.6, 0.6, 0.6], 1))
+    corners = [[0, 1], [1, 1], [1, 0], [0, 0]]  # glTF's v runs down the image
+    g.doc["images"] = [{"uri": "data:image/png;base64," + base64.b64encode(ALPHA_CHECKER).decode()}]
+    g.doc["textures"] = [{"source": 0}]
+    places = [[-1.5, 0.5, 0], [-0.5, -0.5, 0.25], [0.5, 0.5, 0.5], [1.5, -0.5, 0.75]]
+    for material, place in zip([mask_tex, blend, blend_tex, mask], places):
+        g.node({"mesh": g.mesh(QUAD, QUAD_INDICES, material, uvs=corners), "translation": place})
+    g.node({"mesh": g.mesh([[-3, -2, -1], [3, -2, -1], [3, 2, -1], [-3, 2, -1]], QUAD_INDICES, wall)})
+    g.doc["extensions"] = {"KHR_lights_punctual": {"lights": [{"type": "point", "intensity": 30}]}}
+    g.node({"translation": [0.5, 1, 3], "extensions": {"KHR_lights_punctual": {"light": 0}}})
+    g.node({"camera": 0, "translation": [0, 0, 4]})
+    g.doc["cameras"] = [{"type": "perspective", "perspective": {"yfov": 0.8}}]
+    g.write_gltf("alpha.gltf")
+    with open(os.path.join(OUT, "alpha_checker.png"), "wb") as f:
+        f.write(ALPHA_CHECKER)
+    tex = {"texture": "alpha_checker.png"}
+
+    def at(place):
+        return moved(QUAD, lambda p: [p[0] + place[0], p[1] + place[1], p[2] + place[2]])
+
+    write_json("alpha.json", {
+        "version": 2, "camera": camera_json([0, 0, 4], [0, 0, 3], 0.8),
+        "materials": [
+            twin_plastic("mask_tex", [1, 1, 1], 0.5, color=tex, alpha=tex, alpha_cutoff=0.25, opacity=0.875,
+                         uv_transform=uv_transform(transform["offset"], transform["rotation"], transform["scale"])),
+            twin_plastic("blend", [0.2, 0.8, 0.3], 0.5, alpha_mode="blend", opacity=0.375),
+            twin_plastic("blend_tex", [1, 1, 1], 0.5, color=tex, alpha=tex, alpha_mode="blend", opacity=0.5),
+            twin_plastic("mask", [0.9, 0.1, 0.1], 0.5, opacity=0.3),
+            twin_plastic("wall", [0.6, 0.6, 0.6], 1)],
+        "shapes": [{"type": "quad", "vertices": at(p), "material": m}
+                   for m, p in zip(["mask_tex", "blend", "blend_tex", "mask"], places)] +
+                  [{"type": "quad", "vertices": [[-3, -2, -1], [3, -2, -1], [3, 2, -1], [-3, 2, -1]],
+                    "material": "wall"}],
+        "lights": [{"type": "point", "position": [0.5, 1, 3], "intensity": [30, 30, 30]}]})
+
+
+def morph():
+    """Morph targets at the mesh's default weights (0.5 and 0.25): a quad whose corners the two
+    targets move, and a node weights array (ignored with a warning); the twin has the moved
+    corners, every displacement and weight dyadic so the float sums are exact."""
+    g = Gltf()
+    g.extension("KHR_lights_punctual")
+    orange = g.material(plastic([0.9, 0.5, 0.1], 0.5))
+    d1 = [[0, 0, 0], [0, 0, 0], [0, 0, 1], [0, 0.5, 0]]
+    d2 = [[0, 0, -1], [0.5, 0, 0], [0, 0, 0], [0, 0, 0]]
+    weights = [0.5, 0.25]
+    mesh = g.mesh(QUAD, QUAD_INDICES, orange)
+    g.doc["meshes"][mesh]["primitives"][0]["targets"] = [{"POSITION": g.accessor(d1, "VEC3", 3)},
+                                                         {"POSITION": g.accessor(d2, "VEC3", 3)}]
+    g.doc["meshes"][mesh]["weights"] = weights
+    g.node({"mesh": mesh, "weights": [1, 1]})
+    g.doc["extensions"] = {"KHR_lights_punctual": {"lights": [{"type": "point", "intensity": 8}]}}
+    g.node({"translation": [1, 1, 2], "extensions": {"KHR_lights_punctual": {"light": 0}}})
+    g.node({"camera": 0, "translation": [0, 0, 3]})
+    g.doc["cameras"] = [{"type": "perspective", "perspective": {"yfov": 0.8}}]
+    g.write_gltf("morph.gltf")
+    v = [[QUAD[i][k] + weights[0] * d1[i][k] + weights[1] * d2[i][k] for k in range(3)] for i in range(4)]
+    write_json("morph.json", {
+        "version": 1, "camera": camera_json([0, 0, 3], [0, 0, 2], 0.8),
+        "materials": [twin_plastic("orange", [0.9, 0.5, 0.1], 0.5)],
+        "shapes": [{"type": "triangle", "vertices": [v[0], v[1], v[2]], "material": "orange"},
+                   {"type": "triangle", "vertices": [v[0], v[2], v[3]], "material": "orange"}],
+        "lights": [{"type": "point", "position": [1, 1, 2], "intensity": [8, 8, 8]}]})
+
+
 def bad():
-    """One broken rule each; test_gltf_twins.sh knows the message each must give."""
+    """One broken rule each, in bad/; test_gltf_twins.sh knows the message each must give."""
     g = Gltf()
     m = g.material(plastic([0.5, 0.5, 0.5], 1))
     g.mesh(QUAD, QUAD_INDICES, m)
@@ -312,17 +430,18 @@ def bad():
         doc = json.loads(json.dumps(good))
         doc["buffers"] = [dict(buffer)]
         change(doc)
-        write_text(name, json.dumps(doc, indent=1) + "\n")
+        write_text(os.path.join("bad", name), json.dumps(doc, indent=1) + "\n")
 
     variant("bad_accessor_range.gltf", lambda d: d["accessors"][0].update(count=400))
     variant("bad_base64.gltf", lambda d: d["buffers"][0].update(uri=buffer["uri"][:50] + "*" + buffer["uri"][51:]))
     variant("bad_cycle.gltf", lambda d: (d["nodes"].append({"children": [2]}), d["nodes"].append({"children": [1]}),
                                          d["scenes"][0]["nodes"].append(1)))
+    variant("bad_points_only.gltf", lambda d: d["meshes"][0]["primitives"][0].update(mode=0))
     variant("bad_required_extension.gltf",
             lambda d: d.update(extensionsUsed=["KHR_draco_mesh_compression"],
                                extensionsRequired=["KHR_draco_mesh_compression"]))
-    g.write_glb("bad_truncated.glb")
-    path = os.path.join(OUT, "bad_truncated.glb")
+    g.write_glb(os.path.join("bad", "bad_truncated.glb"))
+    path = os.path.join(OUT, "bad", "bad_truncated.glb")
     with open(path, "rb") as f:
         data = f.read()
     with open(path, "wb") as f:
@@ -330,11 +449,13 @@ def bad():
 
 
 def main():
-    os.makedirs(OUT, exist_ok=True)
+    os.makedirs(os.path.join(OUT, "bad"), exist_ok=True)  # the bad inputs in a folder of their own
     hierarchy()
     instancing()
     lights_and_cameras()
     textured()
+    alpha()
+    morph()
     bad()
 
 

@@ -19,8 +19,15 @@ static int box_valid(RsBinaryBox b) { return b.lo.x <= b.hi.x && b.lo.y <= b.hi.
 
 static int bin_of(float x, float lo, float scale, int bins)
 {
-    int b = (int)((x - lo) * scale);
-    return b < 0 ? 0 : (b >= bins ? bins - 1 : b);
+    /* clamped as a float, before the conversion: where hi - lo is a denormal, scale is
+     * infinite and the product inf (or NaN at x == lo, 0 * inf), and converting either (or
+     * any float beyond int's range) to int is undefined */
+    float f = (x - lo) * scale;
+    if (!(f >= 1.0f))
+        return 0; /* below bin 1, and NaN */
+    if (f >= (float)(bins - 1))
+        return bins - 1;
+    return (int)f;
 }
 
 /* Best object split over all three axes; the references are binned in one pass. */

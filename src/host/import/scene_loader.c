@@ -252,6 +252,12 @@ static const RsSceneFormat formats[] = {
 };
 enum { FORMAT_COUNT = sizeof formats / sizeof formats[0] };
 
+/* Whether a format's loader chooses among several cameras (options->camera). The others read
+ * one camera (a raystream JSON scene has one; pbrt-v4 and Mitsuba files have one each as
+ * raystream reads them), so --camera N other than 0 is refused for them here, once for all of
+ * their loaders, rather than ignored. */
+static int picks_camera(const RsSceneFormat* f) { return f->load == load_gltf; }
+
 /* ---- choosing ---- */
 
 static int has_extension(const char* path, const RsSceneFormat* f)
@@ -333,6 +339,9 @@ int rs_scene_load_with(const char* path, const RsSceneLoadOptions* options, RsSc
     free(head);
     if (failure)
         return rs_error_set(err, "%s: cannot open scene: %s", path, failure);
+    if (format && format->load && options->camera > 0 && !picks_camera(format))
+        return rs_error_set(err, "%s: --camera %d: a %s has one camera (--camera chooses among a glTF file's "
+                            "cameras); leave the option out", path, (int)options->camera, format->name);
     if (format && format->load)
         return format->load(path, options, scene, files_read, err);
     char readable[512];

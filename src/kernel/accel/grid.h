@@ -35,8 +35,15 @@ typedef struct RsGridView {
 
 RS_FN int rs_grid_axis_cell(float p, float lo, float size, uint32_t res)
 {
-    int c = (int)floorf((p - lo) / size);
-    return c < 0 ? 0 : (c >= (int)res ? (int)res - 1 : c);
+    /* clamped as a float before the conversion: a cell of denormal size (a flat axis, whose
+     * extent is a denormal) puts points far outside the grid beyond int's range or at inf,
+     * whose conversion to int is undefined */
+    float c = floorf((p - lo) / size);
+    if (!(c >= 1.0f))
+        return 0; /* below cell 1, and NaN */
+    if (c >= (float)(res - 1u))
+        return (int)res - 1;
+    return (int)c;
 }
 
 RS_FN int rs_grid_traverse(const RsGridView* g, RsVec3 o, RsVec3 d, float tmax, uint32_t skip, int any, RsHit* hit)

@@ -235,6 +235,38 @@ static void test_files_read(const char* scenes)
     expect_files(in_tmp("files.json"), wanted, 8);
 }
 
+/* --camera N (options.camera) chooses among a glTF file's cameras; formats with one camera
+ * refuse N other than 0 naming the option, instead of rendering their one camera silently. */
+static void test_camera_option(void)
+{
+    write_text("one_camera.json", small_scene);
+    write_text("one_camera.pbrt", "LookAt 0 1 4  0 1 0  0 1 0\nCamera \"perspective\" \"float fov\" [40]\n"
+                                  "WorldBegin\nShape \"sphere\"\n");
+    const char* paths[2] = {in_tmp("one_camera.json"), in_tmp("one_camera.pbrt")};
+    const char* names[2] = {"raystream JSON scene", "pbrt-v4 scene"};
+    for (int i = 0; i < 2; ++i) {
+        for (int32_t camera = -1; camera <= 2; ++camera) {
+            RsSceneLoadOptions options = {NULL, camera};
+            RsScene s;
+            RsError err = {{0}};
+            int status = rs_scene_load_with(paths[i], &options, &s, NULL, &err);
+            if (camera <= 0) {
+                CHECK(status == 0, "%s --camera %d: %s", paths[i], (int)camera, err.message);
+                if (status == 0)
+                    rs_scene_free(&s);
+                continue;
+            }
+            char want[1024];
+            snprintf(want, sizeof want, "%s: --camera %d: a %s has one camera (--camera chooses among a glTF file's "
+                     "cameras); leave the option out", paths[i], (int)camera, names[i]);
+            CHECK(status != 0 && strcmp(err.message, want) == 0, "%s --camera %d:\n  got      %s\n  expected %s",
+                  paths[i], (int)camera, status ? err.message : "(loaded)", want);
+            if (status == 0)
+                rs_scene_free(&s);
+        }
+    }
+}
+
 int main(int argc, char** argv)
 {
     CHECK(argc == 2, "usage: test_scene_loader SCENES_DIR");
@@ -243,6 +275,7 @@ int main(int argc, char** argv)
     snprintf(tmp, sizeof tmp, "/tmp/raystream-test-loader-XXXXXX");
     CHECK(mkdtemp(tmp) != NULL, "cannot make a temporary directory");
     test_formats();
+    test_camera_option();
     test_files_read(argv[1]);
     char command[512];
     snprintf(command, sizeof command, "rm -rf '%s'", tmp);

@@ -85,6 +85,7 @@ typedef struct RsGltf {
     int texture_count;
     int emissive;          /* some material placed in the scene emits */
     uint32_t lights;       /* punctual lights placed */
+    uint32_t left_out;     /* primitives of points or lines left out (warned) */
 
     RS_ARRAY(RsGltfPlacement) mesh_nodes;
     RS_ARRAY(RsGltfPlacement) camera_nodes;

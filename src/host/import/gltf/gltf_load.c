@@ -104,6 +104,10 @@ static int load(RsGltf* g, int32_t camera)
         rs_gltf_warn(g, NULL, "no lights (no KHR_lights_punctual light, no emissive material): lit by a white "
                      "environment of radiance 1, as glTF viewers light it");
     }
+    if (g->scene->prims.count == 0 && g->scene->instances.count == 0 && g->left_out > 0)
+        return rs_gltf_fail(g, NULL, "the scene has no triangles to render: its %u primitive%s of points or lines %s "
+                            "left out (raystream renders surfaces only)", g->left_out, g->left_out == 1 ? "" : "s",
+                            g->left_out == 1 ? "is" : "are");
     if (g->scene->prims.count == 0 && g->scene->instances.count == 0)
         return rs_gltf_fail(g, NULL, "the scene has no triangles to render");
     return rs_scene_build(g->scene, g->err);

@@ -1,7 +1,7 @@
 /* gltf_mesh.c - glTF meshes as the scene's triangles: primitives in TRIANGLES mode (strips and
  * fans turned into triangles; points and lines left out with a warning), their positions,
- * normals (flat shading without) and first texture coordinates, and where they go (gltf_doc.h).
- * Host C11.
+ * normals (flat shading without) and first texture coordinates, morph targets at the mesh's
+ * default weights, and where they go (gltf_doc.h). Host C11.
  *
  * A mesh placed by one node becomes triangles in the world, transformed by that node; a mesh
  * placed more often (several nodes, or EXT_mesh_gpu_instancing) becomes one object
@@ -96,6 +96,63 @@ static int read_primitive(RsGltf* g, const cJSON* prim, const char* path, Primit
     return 0;
 }
 
+/* Morph targets at the mesh's default weights (`weights`: the pose a viewer shows before any
+ * animation; without it every weight is 0): each target's POSITION and NORMAL displacements,
+ * times its weight, are added to the base (normals are renormalised where they are used).
+ * Other target attributes (TANGENT, ...) change nothing raystream draws. */
+static int apply_morph(RsGltf* g, const cJSON* mesh, const char* mesh_path, const cJSON* prim, const char* path,
+                       Primitive* p)
+{
+    const cJSON* targets = rs_gltf_member(prim, "targets");
+    if (!targets)
+        return 0;
+    char where[RS_GLTF_PATH_MAX], attr[RS_GLTF_PATH_MAX];
+    rs_gltf_join_key(where, path, "targets");
+    if (!cJSON_IsArray(targets) || cJSON_GetArraySize(targets) == 0)
+        return rs_gltf_fail(g, where, "must be an array of at least one target");
+    int n = cJSON_GetArraySize(targets);
+    double* w = calloc((size_t)n, sizeof *w);
+    if (!w)
+        return rs_gltf_fail(g, where, "out of memory");
+    int status = rs_gltf_get_numbers(g, mesh, mesh_path, "weights", n, w);
+    int i = 0;
+    for (const cJSON* t = targets->child; t && !status; t = t->next, ++i) {
+        rs_gltf_join_index(attr, where, i);
+        if (!cJSON_IsObject(t)) {
+            status = rs_gltf_fail(g, attr, "must be an object");
+            break;
+        }
+        if (w[i] == 0.0)
+            continue;
+        static const char* const keys[2] = {"POSITION", "NORMAL"};
+        float* base[2] = {p->positions, p->normals};
+        for (int k = 0; k < 2 && !status; ++k) {
+            int64_t index = -1;
+            char key_where[RS_GLTF_PATH_MAX];
+            if (rs_gltf_get_index(g, t, attr, keys[k], 0, -1, -1, &index)) {
+                status = -1;
+                break;
+            }
+            if (index < 0 || !base[k])
+                continue;
+            rs_gltf_join_key(key_where, attr, keys[k]);
+            float* d = NULL;
+            uint32_t count = 0;
+            if (rs_gltf_read_floats(g, index, key_where, 3, &d, &count)) {
+                status = -1;
+                break;
+            }
+            if (count != p->vertex_count)
+                status = rs_gltf_fail(g, key_where, "has %u elements, the base POSITION %u", count, p->vertex_count);
+            for (uint32_t v = 0; v < 3 * count && !status; ++v)
+                base[k][v] += (float)(w[i] * d[v]);
+            free(d);
+        }
+    }
+    free(w);
+    return status;
+}
+
 static uint32_t vertex_of(const Primitive* p, uint32_t i) { return p->indices ? p->indices[i] : i; }
 
 /* Adds triangle (a, b, c) of p, transformed by xf. */
@@ -181,17 +238,17 @@ static int add_mesh(RsGltf* g, int64_t index, const RsTransform* xf, int world, 
         if (mode < TRIANGLES) {
             static const char* const names[] = {"POINTS", "LINES", "LINE_LOOP", "LINE_STRIP"};
             rs_gltf_warn(g, where, "mode %s left out: raystream renders surfaces (triangles) only", names[mode]);
+            ++g->left_out;
             continue;
         }
-        if (rs_gltf_member(prim, "targets"))
-            rs_gltf_warn(g, where, "morph targets ignored: the base shape is drawn");
         int32_t m = -1;
         char mat_where[RS_GLTF_PATH_MAX];
         rs_gltf_join_key(mat_where, where, "material");
         if (rs_gltf_material(g, material, mat_where, &m))
             return -1;
         Primitive p = {0};
-        int status = read_primitive(g, prim, where, &p) || add_primitive(g, &p, mode, xf, m, world, where);
+        int status = read_primitive(g, prim, where, &p) || apply_morph(g, mesh, path, prim, where, &p) ||
+                     add_primitive(g, &p, mode, xf, m, world, where);
         free_primitive(&p);
         if (status)
             return -1;
@@ -242,6 +299,12 @@ int rs_gltf_place_meshes(RsGltf* g)
         char where[RS_GLTF_PATH_MAX];
         snprintf(where, sizeof where, "nodes[%d].mesh", pl->node);
         RsTransform xf = rs_gltf_matrix_transform(pl->world);
+        const cJSON* node = cJSON_GetArrayItem(rs_gltf_member(g->root, "nodes"), pl->node);
+        if (rs_gltf_member(node, "weights")) {
+            char node_where[RS_GLTF_PATH_MAX];
+            snprintf(node_where, sizeof node_where, "nodes[%d].weights", pl->node);
+            rs_gltf_warn(g, node_where, "ignored: the mesh's own default weights shape it wherever it is placed");
+        }
         if (pl->index >= mesh_count) {
             status = rs_gltf_item(g, "meshes", pl->index, where, &meshes);
             break;
