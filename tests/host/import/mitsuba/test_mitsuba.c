@@ -341,8 +341,14 @@ static void test_bad_input(void)
     write_text("mirror.xml", "<scene version=\"3.0.0\">\n<sensor type=\"perspective\"><transform name=\"to_world\">"
                              "<scale x=\"-1\"/></transform></sensor><shape type=\"sphere\"/></scene>");
     expect_error(in_tmp("mirror.xml"), "mirror.xml:2: sensor: its to_world mirrors the image");
-    write_text("ortho.xml", "<scene version=\"3.0.0\">\n<sensor type=\"orthographic\"/><shape type=\"sphere\"/></scene>");
-    expect_error(in_tmp("ortho.xml"), "ortho.xml:2: sensor 'orthographic': not supported");
+    write_text("ortho.xml", "<scene version=\"3.0.0\">\n<sensor type=\"radiancemeter\"/><shape type=\"sphere\"/></scene>");
+    expect_error(in_tmp("ortho.xml"), "ortho.xml:2: sensor 'radiancemeter': not supported");
+    write_text("ortho2.xml", "<scene version=\"3.0.0\">\n<sensor type=\"orthographic\"><transform name=\"to_world\">"
+                             "<scale x=\"2\" y=\"1\"/></transform></sensor><shape type=\"sphere\"/></scene>");
+    expect_error(in_tmp("ortho2.xml"), "ortho2.xml:2: orthographic: its to_world scales x (2) and y (1) differently");
+    write_text("ortho3.xml", "<scene version=\"3.0.0\">\n<sensor type=\"orthographic\"><float name=\"fov\" "
+                             "value=\"30\"/></sensor><shape type=\"sphere\"/></scene>");
+    expect_error(in_tmp("ortho3.xml"), "ortho3.xml:2: orthographic: has no fov");
     /* includes 34 deep: inc0 includes inc1 ... */
     for (int i = 0; i < 34; ++i) {
         char name[32], text[256];
