@@ -19,6 +19,8 @@ if ! "$py" -c 'import mitsuba, numpy' 2>/dev/null; then
     exit 77
 fi
 cd "$root" || exit 1
-exec "$py" tools/compare_mitsuba.py --check --raystream "$raystream" --width 64 --height 64 --spp 64 \
-    tests/data/import/mitsuba/cbox.xml tests/data/import/mitsuba/envmap_zup.xml \
+# features.xml at its own 4:3 aspect: a square view would show the thin pane's shadow
+"$py" tools/compare_mitsuba.py --check --raystream "$raystream" --width 64 --height 64 --spp 64 \
+    tests/data/import/mitsuba/cbox.xml tests/data/import/mitsuba/envmap_zup.xml || exit 1
+exec "$py" tools/compare_mitsuba.py --check --raystream "$raystream" --width 64 --height 48 --spp 64 \
     tests/data/import/mitsuba/features.xml
