@@ -7,7 +7,8 @@
 # tools/compare_mitsuba.py --check on tests/data/import/mitsuba/cbox.xml (rectangles, cubes, a
 # rough gold sphere, a plastic box) and envmap_zup.xml (a z-up scene lit by an environment map
 # turned about x: the importer turns the scene instead) and features.xml (orthographic sensor,
-# directional emitter, checkerboard and bitmap with to_uv, thindielectric, masks) at 64x64 and 64 spp, two seeds a side:
+# directional emitter, checkerboard and bitmap with to_uv, thindielectric, masks) and cylinder.xml
+# (a textured, triangulated cylinder) at 64x64 and 64 spp, two seeds a side:
 # every channel's mean within 5% and block z RMS below 1.5. Skipped (77) without tools/setup_reference.sh's
 # environment, unless RAYSTREAM_REQUIRE_REFERENCE=1 (as in CI).
 raystream=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -21,6 +22,7 @@ fi
 cd "$root" || exit 1
 # features.xml at its own 4:3 aspect: a square view would show the thin pane's shadow
 "$py" tools/compare_mitsuba.py --check --raystream "$raystream" --width 64 --height 64 --spp 64 \
-    tests/data/import/mitsuba/cbox.xml tests/data/import/mitsuba/envmap_zup.xml || exit 1
+    tests/data/import/mitsuba/cbox.xml tests/data/import/mitsuba/envmap_zup.xml \
+    tests/data/import/mitsuba/cylinder.xml || exit 1
 exec "$py" tools/compare_mitsuba.py --check --raystream "$raystream" --width 64 --height 48 --spp 64 \
     tests/data/import/mitsuba/features.xml
