@@ -264,6 +264,24 @@ static int linear_plastic(RsMaterialDesc* d)
     return 0;
 }
 
+/* Mitsuba's pplastic adds a microfacet reflection to a Lambertian base seen through two smooth
+ * refractions, r (1 - F(cos_i)) (1 - F(cos_o)) / pi, without raystream's (and Mitsuba's nonlinear
+ * plastic's) 1 / (eta^2 (1 - r F)) for the light kept inside the coat (F: its internal diffuse
+ * reflectance, as in linear_plastic). The base r' = r eta^2 / (1 + r eta^2 F) gives
+ * r' / (eta^2 (1 - r' F)) = r, the same diffuse lobe; r' <= 1 since r (1 - F_outside) <= 1.
+ * Returns 1 if it cannot be converted (a texture). */
+static int polarized_plastic(RsMaterialDesc* d)
+{
+    if (d->colour_texture != RS_NO_TEXTURE)
+        return 1;
+    double ior = d->ior, e2 = ior * ior;
+    double f = 1.0 - (1.0 - rs_fresnel_diffuse_reflectance(d->ior)) / e2;
+    float* c[3] = {&d->colour.x, &d->colour.y, &d->colour.z};
+    for (int i = 0; i < 3; ++i)
+        *c[i] = (float)(*c[i] * e2 / (1.0 + *c[i] * e2 * f));
+    return 0;
+}
+
 /* The single nested BSDF of a wrapper (twosided, mask, normalmap, bumpmap). */
 static int nested(RsMts* m, RsMtsNode* n, const char* type, RsMaterialDesc* d, int depth)
 {
@@ -310,6 +328,22 @@ static int build(RsMts* m, RsMtsNode* n, RsMaterialDesc* d, int depth)
             no_specular_reflectance(m, n, type) || rs_mts_get_colour(m, n, "specular_transmittance", 0, &t, NULL))
             return -1;
         d->colour = rs_vmin(rs_vmax(t, rs_vec3_splat(0.0f)), rs_vec3_splat(1.0f));
+    } else if (strcmp(type, "pplastic") == 0) {
+        RsVec3 spec = rs_vec3_splat(1.0f);
+        *d = rs_material_desc(RS_MAT_PLASTIC);
+        d->colour = rs_vec3_splat(0.5f);
+        if (read_albedo(m, n, "diffuse_reflectance", d) || read_iors(m, n, 1.49, d) ||
+            read_roughness(m, n, type, 0.1, d) || rs_mts_get_colour(m, n, "specular_reflectance", 0, &spec, NULL))
+            return -1;
+        if (spec.x == 0.0f && spec.y == 0.0f && spec.z == 0.0f)
+            return rs_mts_fail(m, n, "pplastic: specular_reflectance 0 (the diffuse lobe alone) is not supported");
+        if (spec.x != 1.0f || spec.y != 1.0f || spec.z != 1.0f)
+            rs_mts_warn(m, n, "pplastic: specular_reflectance (%g, %g, %g) rendered as 1", spec.x, spec.y, spec.z);
+        if (polarized_plastic(d))
+            rs_mts_warn(m, n, "pplastic: a textured diffuse_reflectance is rendered as roughplastic's base (brighter "
+                              "where the base is bright, darker where it is dark)");
+        rs_mts_warn(m, n, "pplastic: rendered as raystream's rough plastic with the same diffuse lobe, "
+                          "polarization left out");
     } else if (strcmp(type, "plastic") == 0 || strcmp(type, "roughplastic") == 0) {
         *d = rs_material_desc(RS_MAT_PLASTIC);
         d->colour = rs_vec3_splat(0.5f);
@@ -377,7 +411,7 @@ static int build(RsMts* m, RsMtsNode* n, RsMaterialDesc* d, int depth)
                     spec_trans > 0.0 ? ", spec_trans ignored" : "");
     } else {
         return rs_mts_fail(m, n, "bsdf '%s': not supported (raystream reads diffuse, conductor, roughconductor, "
-                                 "dielectric, roughdielectric, thindielectric, plastic, roughplastic, twosided, mask, "
+                                 "dielectric, roughdielectric, thindielectric, plastic, roughplastic, pplastic, twosided, mask, "
                                  "principled)", type);
     }
     rs_mts_warn_unused(m, n, type);

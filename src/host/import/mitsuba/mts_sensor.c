@@ -201,7 +201,7 @@ int rs_mts_read_integrator(RsMts* m, RsMtsNode* node)
         return rs_mts_fail(m, node, "integrator: needs a type");
     RsRenderDesc* rd = &m->scene->render;
     rd->integrator = RS_INTEGRATOR_PATH;
-    if (strcmp(type, "moment") == 0 || strcmp(type, "aov") == 0) {
+    if (strcmp(type, "moment") == 0 || strcmp(type, "aov") == 0 || strcmp(type, "stokes") == 0) {
         RsMtsNode* inner = NULL;
         for (uint32_t i = 0; i < node->child_count; ++i) {
             if (strcmp(node->children[i]->tag, "integrator") == 0 && !inner) {
@@ -211,8 +211,8 @@ int rs_mts_read_integrator(RsMts* m, RsMtsNode* node)
         }
         if (!inner)
             return rs_mts_fail(m, node, "integrator '%s': not supported (raystream renders only radiance)", type);
-        rs_mts_warn(m, node, "integrator '%s': rendered as its nested integrator (raystream writes radiance only)",
-                    type);
+        rs_mts_warn(m, node, "integrator '%s': rendered as its nested integrator (raystream writes radiance only%s)",
+                    type, type[0] == 's' ? ", unpolarized: no Stokes components" : "");
         for (uint32_t i = 0; i < node->child_count; ++i)
             node->children[i]->used = 1;
         return rs_mts_read_integrator(m, inner);

@@ -379,6 +379,9 @@ static void test_bad_input(void)
     expect_error(scene_with("ellipsoid.xml", "<shape type=\"sphere\"><transform name=\"to_world\">"
                                              "<scale x=\"2\"/></transform></shape>"),
                  "sphere: its to_world must be a uniform scale");
+    expect_error(scene_with("pp.xml", "<shape type=\"sphere\"><bsdf type=\"pplastic\"><rgb name=\"specular_reflectance\" "
+                                      "value=\"0\"/></bsdf></shape>"),
+                 "pplastic: specular_reflectance 0 (the diffuse lobe alone) is not supported");
     expect_error(scene_with("cyl.xml", "<shape type=\"cylinder\"><point name=\"p1\" value=\"0, 0, 0\"/></shape>"),
                  "cylinder: needs p0 != p1 and a radius > 0");
 
@@ -388,7 +391,8 @@ static void test_bad_input(void)
     const char* path = scene_with("warn.xml", "<shape type=\"sphere\"><bsdf type=\"roughplastic\">"
                                               "<float name=\"unknown_thing\" value=\"1\"/></bsdf></shape>"
                                               "<shape type=\"disk\"/><integrator type=\"path\"/>"
-                                              "<shape type=\"cylinder\"><float name=\"radius\" value=\"2\"/></shape>");
+                                              "<shape type=\"cylinder\"><float name=\"radius\" value=\"2\"/></shape>"
+                                              "<integrator type=\"stokes\"><integrator type=\"path\"/></integrator>");
     int status = load(path, &s, &err);
     CHECK(status == 0, "warn.xml: %s", err.message);
     if (status == 0) {
@@ -397,6 +401,7 @@ static void test_bad_input(void)
         CHECK(has_warning(&s, "parameter 'unknown_thing' (<float>) is not supported"), "no unused warning");
         CHECK(has_warning(&s, "disk: triangulated"), "no disk warning");
         CHECK(has_warning(&s, "cylinder: triangulated into 256 triangles"), "no cylinder warning");
+        CHECK(has_warning(&s, "integrator 'stokes': rendered as its nested integrator"), "no stokes warning");
         /* a sphere, the disk's 128 triangles and the cylinder's 256, all on the cylinder's radius 2 */
         CHECK(s.prims.count == 1 + 128 + 256, "%zu primitives", s.prims.count);
         CHECK(has_warning(&s, "max_depth -1 (unlimited) capped at raystream depth 64"), "no depth warning");

@@ -8,7 +8,7 @@
 # rough gold sphere, a plastic box) and envmap_zup.xml (a z-up scene lit by an environment map
 # turned about x: the importer turns the scene instead) and features.xml (orthographic sensor,
 # directional emitter, checkerboard and bitmap with to_uv, thindielectric, masks) and cylinder.xml
-# (a textured, triangulated cylinder) at 64x64 and 64 spp, two seeds a side:
+# (a textured, triangulated cylinder) and pplastic.xml (polarized plastic as a rough plastic) at 64x64 and 64 spp, two seeds a side:
 # every channel's mean within 5% and block z RMS below 1.5. Skipped (77) without tools/setup_reference.sh's
 # environment, unless RAYSTREAM_REQUIRE_REFERENCE=1 (as in CI).
 raystream=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -23,6 +23,6 @@ cd "$root" || exit 1
 # features.xml at its own 4:3 aspect: a square view would show the thin pane's shadow
 "$py" tools/compare_mitsuba.py --check --raystream "$raystream" --width 64 --height 64 --spp 64 \
     tests/data/import/mitsuba/cbox.xml tests/data/import/mitsuba/envmap_zup.xml \
-    tests/data/import/mitsuba/cylinder.xml || exit 1
+    tests/data/import/mitsuba/cylinder.xml tests/data/import/mitsuba/pplastic.xml || exit 1
 exec "$py" tools/compare_mitsuba.py --check --raystream "$raystream" --width 64 --height 48 --spp 64 \
     tests/data/import/mitsuba/features.xml
