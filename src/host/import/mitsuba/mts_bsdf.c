@@ -1,6 +1,7 @@
 /* mts_bsdf.c - Mitsuba BSDFs and textures as raystream materials. Host C11.
  *
- * Exact: diffuse, plastic (nonlinear or not: linear_plastic), smooth conductor (named presets: mts_tables.c has Mitsuba's own RGB eta/k),
+ * Exact: diffuse, plastic (nonlinear or not: linear_plastic), pplastic (polarized_plastic; Mitsuba's
+ * rgb variants have no polarization either), smooth conductor (named presets: mts_tables.c has Mitsuba's own RGB eta/k),
  * smooth dielectric (ior = int_ior / ext_ior, named IORs), thindielectric, GGX rough conductor
  * and dielectric (raystream's roughness = sqrt(alpha)), bitmap and checkerboard textures with
  * to_uv. Approximated, with a warning: the Beckmann distribution (Mitsuba's default for rough
@@ -342,8 +343,6 @@ static int build(RsMts* m, RsMtsNode* n, RsMaterialDesc* d, int depth)
         if (polarized_plastic(d))
             rs_mts_warn(m, n, "pplastic: a textured diffuse_reflectance is rendered as roughplastic's base (brighter "
                               "where the base is bright, darker where it is dark)");
-        rs_mts_warn(m, n, "pplastic: rendered as raystream's rough plastic with the same diffuse lobe, "
-                          "polarization left out");
     } else if (strcmp(type, "plastic") == 0 || strcmp(type, "roughplastic") == 0) {
         *d = rs_material_desc(RS_MAT_PLASTIC);
         d->colour = rs_vec3_splat(0.5f);
