@@ -156,6 +156,9 @@ static int read_texture(RsMts* m, RsMtsNode* t, RsMaterialDesc* d, int mask, uin
         rs_mts_warn(m, t, "bitmap: wrap_mode mirror is rendered as repeat");
     else if (strcmp(wrap, "repeat") != 0)
         return rs_mts_fail(m, t, "bitmap: wrap_mode must be repeat, mirror or clamp (got '%s')", wrap);
+    if (mask && !raw)
+        rs_mts_warn(m, t, "bitmap: an opacity is read as stored, its grey level or alpha linear (Mitsuba decodes an "
+                          "8-bit image's sRGB and takes the luminance unless raw = true)");
     if (mask)
         flags = RS_TEXTURE_LOAD_MASK | (flags & RS_TEXTURE_CLAMP);
     char path[4096], where[4200];
