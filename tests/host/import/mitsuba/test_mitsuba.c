@@ -7,6 +7,7 @@
  *   test_mitsuba DATA_DIR   (tests/data/import/mitsuba)
  */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -382,6 +383,14 @@ static void test_bad_input(void)
     expect_error(scene_with("pp.xml", "<shape type=\"sphere\"><bsdf type=\"pplastic\"><rgb name=\"specular_reflectance\" "
                                       "value=\"0\"/></bsdf></shape>"),
                  "pplastic: specular_reflectance 0 (the diffuse lobe alone) is not supported");
+    expect_error(scene_with("aniso.xml", "<shape type=\"sphere\"><bsdf type=\"roughconductor\">"
+                                         "<texture type=\"checkerboard\" name=\"alpha_u\"/>"
+                                         "<texture type=\"checkerboard\" name=\"alpha_v\"><float name=\"color0\" "
+                                         "value=\"0.1\"/></texture></bsdf></shape>"),
+                 "roughconductor: different textures for alpha_u and alpha_v");
+    expect_error(scene_with("alphabmp.xml", "<shape type=\"sphere\"><bsdf type=\"roughdielectric\">"
+                                            "<texture type=\"bitmap\" name=\"alpha\"/></bsdf></shape>"),
+                 "roughdielectric: a 'bitmap' texture for alpha is not supported (a checkerboard is)");
     expect_error(scene_with("cyl.xml", "<shape type=\"cylinder\"><point name=\"p1\" value=\"0, 0, 0\"/></shape>"),
                  "cylinder: needs p0 != p1 and a radius > 0");
 
@@ -406,6 +415,19 @@ static void test_bad_input(void)
         CHECK(s.prims.count == 1 + 128 + 256, "%zu primitives", s.prims.count);
         CHECK(has_warning(&s, "max_depth -1 (unlimited) capped at raystream depth 64"), "no depth warning");
         CHECK(s.render.max_depth == 64, "depth %u", s.render.max_depth);
+        rs_scene_free(&s);
+    }
+    /* a checkerboard of alpha becomes a roughness texture of sqrt(alpha) */
+    path = scene_with("rough.xml", "<shape type=\"rectangle\"><bsdf type=\"roughconductor\"><texture "
+                                   "type=\"checkerboard\" name=\"alpha\"><float name=\"color0\" value=\"0.25\"/>"
+                                   "<float name=\"color1\" value=\"0.04\"/></texture></bsdf></shape>");
+    status = load(path, &s, &err);
+    CHECK(status == 0, "rough.xml: %s", err.message);
+    if (status == 0) {
+        const RsMaterialDesc* d = &s.material_descs.data[s.material_descs.count - 1];
+        CHECK(d->roughness_texture != RS_NO_TEXTURE && fabsf(d->roughness_u - 0.5f) < 1e-6f,
+              "roughness texture %u, roughness %g", d->roughness_texture, d->roughness_u);
+        CHECK(has_warning(&s, "a checkerboard alpha is raystream's roughness texture"), "no roughness warning");
         rs_scene_free(&s);
     }
 }
