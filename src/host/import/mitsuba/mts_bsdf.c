@@ -1,6 +1,7 @@
 /* mts_bsdf.c - Mitsuba BSDFs and textures as raystream materials. Host C11.
  *
- * Exact: diffuse, plastic (nonlinear or not: linear_plastic), smooth conductor (named presets: mts_tables.c has Mitsuba's own RGB eta/k),
+ * Exact: diffuse, plastic (nonlinear or not: linear_plastic), pplastic (polarized_plastic; Mitsuba's
+ * rgb variants have no polarization either), smooth conductor (named presets: mts_tables.c has Mitsuba's own RGB eta/k),
  * smooth dielectric (ior = int_ior / ext_ior, named IORs), thindielectric, GGX rough conductor
  * and dielectric (raystream's roughness = sqrt(alpha)), bitmap and checkerboard textures with
  * to_uv. Approximated, with a warning: the Beckmann distribution (Mitsuba's default for rough
@@ -73,6 +74,80 @@ static int read_iors(RsMts* m, RsMtsNode* n, double int_default, RsMaterialDesc*
     return 0;
 }
 
+static void set_uv(RsMts* m, const RsMtsNode* where, RsMaterialDesc* d, const RsTransform* t);
+
+/* The texture element that parameter `name` of n is, or NULL (none, or not a texture). */
+static RsMtsNode* texture_param(RsMts* m, RsMtsNode* n, const char* name)
+{
+    RsMtsNode* c = rs_mts_child(m, n, name);
+    RsMtsNode* t = c ? rs_mts_deref(m, c) : NULL;
+    if (c && !(t && strcmp(t->tag, "texture") == 0)) {
+        c->used = 0;
+        return NULL;
+    }
+    return t;
+}
+
+/* A checkerboard of alpha values: its two alphas and its to_uv. */
+static int alpha_checker(RsMts* m, RsMtsNode* t, const char* plugin, float a[2], RsTransform* uv)
+{
+    const char* type = rs_mts_attr(t, "type");
+    if (!type || strcmp(type, "checkerboard") != 0)
+        return rs_mts_fail(m, t, "%s: a '%s' texture for alpha is not supported (a checkerboard is)", plugin,
+                           type ? type : "?");
+    RsVec3 c0 = rs_vec3_splat(0.4f), c1 = rs_vec3_splat(0.2f);
+    if (rs_mts_get_colour(m, t, "color0", 0, &c0, NULL) || rs_mts_get_colour(m, t, "color1", 0, &c1, NULL) ||
+        rs_mts_get_transform(m, t, "to_uv", uv))
+        return -1;
+    rs_mts_warn_unused(m, t, "checkerboard");
+    a[0] = (c0.x + c0.y + c0.z) / 3.0f;
+    a[1] = (c1.x + c1.y + c1.z) / 3.0f;
+    if (!(a[0] >= 0.0f && a[0] <= 1.0f && a[1] >= 0.0f && a[1] <= 1.0f))
+        return rs_mts_fail(m, t, "%s: alpha must be in [0, 1]", plugin);
+    return 0;
+}
+
+/* A checkerboard for alpha (or the same one for alpha_u and alpha_v) as raystream's roughness
+ * texture: a checkerboard of sqrt(alpha) (roughness = sqrt(alpha) as for numbers). Its colours
+ * are NOT swapped as a colour checkerboard's (see the top): Mitsuba's checkerboard read as a
+ * number (eval_1) puts color0 where read as a colour (eval) it puts color1, which the turned v
+ * undoes (rough_checker.xml: the plate's means agree within 1.2%, swapped its squares differ by
+ * tens of percent). Returns 1 if
+ * there is no alpha texture. */
+static int textured_roughness(RsMts* m, RsMtsNode* n, const char* plugin, RsMaterialDesc* d)
+{
+    RsMtsNode *t = texture_param(m, n, "alpha"), *tu = texture_param(m, n, "alpha_u"),
+              *tv = texture_param(m, n, "alpha_v");
+    if (!t && !tu && !tv)
+        return 1;
+    float a[2], b[2];
+    RsTransform uv, uv_v;
+    if (t && (tu || tv))
+        return rs_mts_fail(m, n, "%s: give alpha or alpha_u and alpha_v, not both", plugin);
+    if (!t && !(tu && tv))
+        return rs_mts_fail(m, n, "%s: a texture for alpha_u needs one for alpha_v too", plugin);
+    if (alpha_checker(m, t ? t : tu, plugin, a, &uv))
+        return -1;
+    if (!t) {
+        if (alpha_checker(m, tv, plugin, b, &uv_v))
+            return -1;
+        if (a[0] != b[0] || a[1] != b[1] || memcmp(&uv, &uv_v, sizeof uv) != 0)
+            return rs_mts_fail(m, tv, "%s: different textures for alpha_u and alpha_v (anisotropic textured "
+                                      "roughness) are not supported", plugin);
+    }
+    int32_t index = rs_scene_add_checkerboard(m->scene, rs_vec3_splat(sqrtf(a[0])), rs_vec3_splat(sqrtf(a[1])),
+                                              m->err);
+    if (index < 0)
+        return rs_mts_rethrow(m, t ? t : tu, "checkerboard");
+    set_uv(m, t ? t : tu, d, &uv);
+    rs_mts_warn(m, t ? t : tu, "%s: a checkerboard alpha is raystream's roughness texture, filtered over each pixel's "
+                               "footprint (Mitsuba point-samples it: the squares' edges differ)", plugin);
+    d->roughness_texture = (uint32_t)index;
+    d->roughness_channel = 0;
+    d->roughness_u = d->roughness_v = sqrtf(a[0] > a[1] ? a[0] : a[1]);
+    return 0;
+}
+
 /* alpha (or alpha_u, alpha_v) and the distribution of a rough plugin. */
 static int read_roughness(RsMts* m, RsMtsNode* n, const char* plugin, double alpha_default, RsMaterialDesc* d)
 {
@@ -80,11 +155,17 @@ static int read_roughness(RsMts* m, RsMtsNode* n, const char* plugin, double alp
     const char* dist = "beckmann";
     if (rs_mts_get_string(m, n, "distribution", &dist))
         return -1;
-    RsMtsNode* tex = rs_mts_child(m, n, "alpha");
-    if (tex && strcmp(tex->tag, "texture") == 0)
-        return rs_mts_fail(m, tex, "%s: a texture for alpha is not supported", plugin);
-    if (tex)
-        tex->used = 0;
+    int untextured = textured_roughness(m, n, plugin, d);
+    if (untextured < 0)
+        return -1;
+    if (strcmp(dist, "beckmann") == 0)
+        rs_mts_warn(m, n, "%s: the Beckmann distribution is rendered as GGX of the same alpha", plugin);
+    else if (strcmp(dist, "ggx") != 0)
+        return rs_mts_fail(m, n, "%s: distribution must be beckmann or ggx (got '%s')", plugin, dist);
+    if (!untextured) {
+        rs_mts_child(m, n, "sample_visible");
+        return 0;
+    }
     if (rs_mts_get_float(m, n, "alpha", &a) || rs_mts_get_float(m, n, "alpha_u", &au) ||
         rs_mts_get_float(m, n, "alpha_v", &av))
         return -1;
@@ -94,10 +175,6 @@ static int read_roughness(RsMts* m, RsMtsNode* n, const char* plugin, double alp
         au = av = a;
     if (!(au >= 0.0 && au <= 1.0 && av >= 0.0 && av <= 1.0))
         return rs_mts_fail(m, n, "%s: alpha must be in [0, 1] (raystream's roughness is sqrt(alpha))", plugin);
-    if (strcmp(dist, "beckmann") == 0)
-        rs_mts_warn(m, n, "%s: the Beckmann distribution is rendered as GGX of the same alpha", plugin);
-    else if (strcmp(dist, "ggx") != 0)
-        return rs_mts_fail(m, n, "%s: distribution must be beckmann or ggx (got '%s')", plugin, dist);
     rs_mts_child(m, n, "sample_visible");
     d->roughness_u = (float)sqrt(au);
     d->roughness_v = (float)sqrt(av);
@@ -155,6 +232,9 @@ static int read_texture(RsMts* m, RsMtsNode* t, RsMaterialDesc* d, int mask, uin
         rs_mts_warn(m, t, "bitmap: wrap_mode mirror is rendered as repeat");
     else if (strcmp(wrap, "repeat") != 0)
         return rs_mts_fail(m, t, "bitmap: wrap_mode must be repeat, mirror or clamp (got '%s')", wrap);
+    if (mask && !raw)
+        rs_mts_warn(m, t, "bitmap: an opacity is read as stored, its grey level or alpha linear (Mitsuba decodes an "
+                          "8-bit image's sRGB and takes the luminance unless raw = true)");
     if (mask)
         flags = RS_TEXTURE_LOAD_MASK | (flags & RS_TEXTURE_CLAMP);
     char path[4096], where[4200];
@@ -264,6 +344,24 @@ static int linear_plastic(RsMaterialDesc* d)
     return 0;
 }
 
+/* Mitsuba's pplastic adds a microfacet reflection to a Lambertian base seen through two smooth
+ * refractions, r (1 - F(cos_i)) (1 - F(cos_o)) / pi, without raystream's (and Mitsuba's nonlinear
+ * plastic's) 1 / (eta^2 (1 - r F)) for the light kept inside the coat (F: its internal diffuse
+ * reflectance, as in linear_plastic). The base r' = r eta^2 / (1 + r eta^2 F) gives
+ * r' / (eta^2 (1 - r' F)) = r, the same diffuse lobe; r' <= 1 since r (1 - F_outside) <= 1.
+ * Returns 1 if it cannot be converted (a texture). */
+static int polarized_plastic(RsMaterialDesc* d)
+{
+    if (d->colour_texture != RS_NO_TEXTURE)
+        return 1;
+    double ior = d->ior, e2 = ior * ior;
+    double f = 1.0 - (1.0 - rs_fresnel_diffuse_reflectance(d->ior)) / e2;
+    float* c[3] = {&d->colour.x, &d->colour.y, &d->colour.z};
+    for (int i = 0; i < 3; ++i)
+        *c[i] = (float)(*c[i] * e2 / (1.0 + *c[i] * e2 * f));
+    return 0;
+}
+
 /* The single nested BSDF of a wrapper (twosided, mask, normalmap, bumpmap). */
 static int nested(RsMts* m, RsMtsNode* n, const char* type, RsMaterialDesc* d, int depth)
 {
@@ -310,6 +408,20 @@ static int build(RsMts* m, RsMtsNode* n, RsMaterialDesc* d, int depth)
             no_specular_reflectance(m, n, type) || rs_mts_get_colour(m, n, "specular_transmittance", 0, &t, NULL))
             return -1;
         d->colour = rs_vmin(rs_vmax(t, rs_vec3_splat(0.0f)), rs_vec3_splat(1.0f));
+    } else if (strcmp(type, "pplastic") == 0) {
+        RsVec3 spec = rs_vec3_splat(1.0f);
+        *d = rs_material_desc(RS_MAT_PLASTIC);
+        d->colour = rs_vec3_splat(0.5f);
+        if (read_albedo(m, n, "diffuse_reflectance", d) || read_iors(m, n, 1.49, d) ||
+            read_roughness(m, n, type, 0.1, d) || rs_mts_get_colour(m, n, "specular_reflectance", 0, &spec, NULL))
+            return -1;
+        if (spec.x == 0.0f && spec.y == 0.0f && spec.z == 0.0f)
+            return rs_mts_fail(m, n, "pplastic: specular_reflectance 0 (the diffuse lobe alone) is not supported");
+        if (spec.x != 1.0f || spec.y != 1.0f || spec.z != 1.0f)
+            rs_mts_warn(m, n, "pplastic: specular_reflectance (%g, %g, %g) rendered as 1", spec.x, spec.y, spec.z);
+        if (polarized_plastic(d))
+            rs_mts_warn(m, n, "pplastic: a textured diffuse_reflectance is rendered as roughplastic's base (brighter "
+                              "where the base is bright, darker where it is dark)");
     } else if (strcmp(type, "plastic") == 0 || strcmp(type, "roughplastic") == 0) {
         *d = rs_material_desc(RS_MAT_PLASTIC);
         d->colour = rs_vec3_splat(0.5f);
@@ -377,7 +489,7 @@ static int build(RsMts* m, RsMtsNode* n, RsMaterialDesc* d, int depth)
                     spec_trans > 0.0 ? ", spec_trans ignored" : "");
     } else {
         return rs_mts_fail(m, n, "bsdf '%s': not supported (raystream reads diffuse, conductor, roughconductor, "
-                                 "dielectric, roughdielectric, thindielectric, plastic, roughplastic, twosided, mask, "
+                                 "dielectric, roughdielectric, thindielectric, plastic, roughplastic, pplastic, twosided, mask, "
                                  "principled)", type);
     }
     rs_mts_warn_unused(m, n, type);
@@ -387,7 +499,8 @@ static int build(RsMts* m, RsMtsNode* n, RsMaterialDesc* d, int depth)
 int rs_mts_material_textured(const RsMts* m, uint32_t material)
 {
     const RsMaterialDesc* d = &m->scene->material_descs.data[material];
-    return d->colour_texture != RS_NO_TEXTURE || d->alpha_texture != RS_NO_TEXTURE;
+    return d->colour_texture != RS_NO_TEXTURE || d->alpha_texture != RS_NO_TEXTURE ||
+           d->roughness_texture != RS_NO_TEXTURE;
 }
 
 int32_t rs_mts_material(RsMts* m, RsMtsNode* bsdf, RsMtsNode* emitter)

@@ -131,8 +131,11 @@ int rs_mts_read_emitter(RsMts* m, RsMtsNode* n)
         } else {
             dir = rs_sub(rs_transform_point(&xf, dir), rs_transform_point(&xf, rs_vec3(0.0f, 0.0f, 0.0f)));
         }
-        if (!(rs_length(dir) > 0.0f))
+        /* normalised in double, as the JSON loader does, so that both give the same light */
+        double length = sqrt((double)dir.x * dir.x + (double)dir.y * dir.y + (double)dir.z * dir.z);
+        if (!(length > 0.0))
             return rs_mts_fail(m, n, "directional: the direction must not be zero");
+        dir = rs_vec3((float)(dir.x / length), (float)(dir.y / length), (float)(dir.z / length));
         rs_mts_warn_unused(m, n, type);
         if (rs_scene_add_directional_light(scene, dir, irradiance, m->err))
             return rs_mts_rethrow(m, n, "directional");

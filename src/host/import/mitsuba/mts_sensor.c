@@ -81,9 +81,11 @@ int rs_mts_read_sensor(RsMts* m, RsMtsNode* node)
         return 0;
     }
     m->have_sensor = 1;
-    if (!type || (strcmp(type, "perspective") != 0 && strcmp(type, "thinlens") != 0))
-        return rs_mts_fail(m, node, "sensor '%s': not supported (raystream reads perspective and thinlens)",
-                           type ? type : "?");
+    if (!type || (strcmp(type, "perspective") != 0 && strcmp(type, "thinlens") != 0 &&
+                  strcmp(type, "orthographic") != 0))
+        return rs_mts_fail(m, node, "sensor '%s': not supported (raystream reads perspective, thinlens and "
+                                    "orthographic)", type ? type : "?");
+    int ortho = strcmp(type, "orthographic") == 0;
     for (uint32_t i = 0; i < node->child_count; ++i) {
         RsMtsNode* c = node->children[i];
         if (strcmp(c->tag, "film") == 0) {
@@ -106,6 +108,10 @@ int rs_mts_read_sensor(RsMts* m, RsMtsNode* node)
         return -1;
     if (near_clip > 0.1)
         rs_mts_warn(m, node, "sensor: near_clip %g ignored (raystream has no near clipping plane)", near_clip);
+    if (ortho && (!isnan(fov) || focal))
+        return rs_mts_fail(m, node, "orthographic: has no fov or focal_length (its to_world's scale sizes the view)");
+    if (ortho)
+        fov = 90.0; /* unused; keeps the checks below simple */
     if (isnan(fov)) {
         double mm = 50.0;
         if (focal) {
@@ -158,6 +164,16 @@ int rs_mts_read_sensor(RsMts* m, RsMtsNode* node)
     cam->up = rs_normalize(up);
     cam->fov_degrees = (float)vertical;
     cam->projection = RS_PROJECTION_PERSPECTIVE;
+    if (ortho) {
+        /* Mitsuba's orthographic view is x in [-1, 1] and y in [-h/w, h/w] before to_world */
+        RsVec3 right = rs_sub(rs_transform_point(&xf, rs_vec3(1.0f, 0.0f, 0.0f)), eye);
+        double sx = rs_length(right), sy = rs_length(up);
+        if (!(fabs(sx - sy) <= 1e-4 * sy))
+            return rs_mts_fail(m, node, "orthographic: its to_world scales x (%g) and y (%g) differently, which "
+                                        "raystream's orthographic camera cannot", sx, sy);
+        cam->projection = RS_PROJECTION_ORTHOGRAPHIC;
+        cam->ortho_height = (float)(2.0 * sy * h / w);
+    }
     if (strcmp(type, "thinlens") == 0) {
         double aperture = 0.0, focus = 0.0;
         if (rs_mts_get_float(m, node, "aperture_radius", &aperture) ||
@@ -185,7 +201,7 @@ int rs_mts_read_integrator(RsMts* m, RsMtsNode* node)
         return rs_mts_fail(m, node, "integrator: needs a type");
     RsRenderDesc* rd = &m->scene->render;
     rd->integrator = RS_INTEGRATOR_PATH;
-    if (strcmp(type, "moment") == 0 || strcmp(type, "aov") == 0) {
+    if (strcmp(type, "moment") == 0 || strcmp(type, "aov") == 0 || strcmp(type, "stokes") == 0) {
         RsMtsNode* inner = NULL;
         for (uint32_t i = 0; i < node->child_count; ++i) {
             if (strcmp(node->children[i]->tag, "integrator") == 0 && !inner) {
@@ -195,8 +211,8 @@ int rs_mts_read_integrator(RsMts* m, RsMtsNode* node)
         }
         if (!inner)
             return rs_mts_fail(m, node, "integrator '%s': not supported (raystream renders only radiance)", type);
-        rs_mts_warn(m, node, "integrator '%s': rendered as its nested integrator (raystream writes radiance only)",
-                    type);
+        rs_mts_warn(m, node, "integrator '%s': rendered as its nested integrator (raystream writes radiance only%s)",
+                    type, type[0] == 's' ? ", unpolarized: no Stokes components" : "");
         for (uint32_t i = 0; i < node->child_count; ++i)
             node->children[i]->used = 1;
         return rs_mts_read_integrator(m, inner);

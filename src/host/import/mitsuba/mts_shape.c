@@ -4,6 +4,7 @@
  *
  * Local shapes as Mitsuba defines them: rectangle [-1, 1]^2 at z = 0 facing +z, cube [-1, 1]^3,
  * disk of radius 1 at z = 0 facing +z (triangulated: RS_MTS_DISK_SEGMENTS, with a warning),
+ * cylinder (open, p0 to p1: triangulated the same way, with smooth normals),
  * sphere of `radius` at `center`; to_world places them. A sphere stays a sphere only under a
  * uniform scale, rotation and translation. flip_normals turns triangles over; on a sphere or a
  * mesh read through assimp it cannot be honoured and is refused where it matters (an emitter)
@@ -93,6 +94,55 @@ static int disk(RsMts* m, const RsMtsShapeCtx* s)
                                                             s->material, m->err);
         if (status)
             return -1;
+    }
+    return 0;
+}
+
+/* Mitsuba's cylinder: open (no caps), from p0 to p1 of `radius`, around the frame Mitsuba builds
+ * from the axis (Duff et al.'s coordinate system, so that u starts where Mitsuba's does):
+ * u = angle / 2 pi from the frame's first axis, v = the height from p0 to p1 (raystream's 1 - v).
+ * RS_MTS_DISK_SEGMENTS quads with the smooth normals of the true cylinder. */
+static int cylinder(RsMts* m, RsMtsNode* n, const RsMtsShapeCtx* s)
+{
+    RsVec3 p0 = rs_vec3(0.0f, 0.0f, 0.0f), p1 = rs_vec3(0.0f, 0.0f, 1.0f);
+    double radius = 1.0;
+    if (rs_mts_get_point(m, n, "p0", &p0) || rs_mts_get_point(m, n, "p1", &p1) ||
+        rs_mts_get_float(m, n, "radius", &radius))
+        return -1;
+    RsVec3 d = rs_sub(p1, p0);
+    double len = rs_length(d);
+    if (!(len > 0.0) || !(radius > 0.0))
+        return rs_mts_fail(m, n, "cylinder: needs p0 != p1 and a radius > 0");
+    RsVec3 a = rs_scale(d, (float)(1.0 / len));
+    float sign = copysignf(1.0f, a.z), ca = -1.0f / (sign + a.z), cb = a.x * a.y * ca;
+    RsVec3 e1 = rs_vec3(1.0f + sign * a.x * a.x * ca, sign * cb, -sign * a.x);
+    RsVec3 e2 = rs_vec3(cb, sign + a.y * a.y * ca, -a.y);
+    RsVec3 ring[2][RS_MTS_DISK_SEGMENTS + 1], normal[RS_MTS_DISK_SEGMENTS + 1];
+    for (int i = 0; i <= RS_MTS_DISK_SEGMENTS; ++i) {
+        double phi = 2.0 * RS_PI * (i % RS_MTS_DISK_SEGMENTS) / RS_MTS_DISK_SEGMENTS;
+        RsVec3 radial = rs_add(rs_scale(e1, (float)cos(phi)), rs_scale(e2, (float)sin(phi)));
+        RsVec3 q = rs_add(p0, rs_scale(radial, (float)radius));
+        ring[0][i] = rs_transform_point(&s->xf, q);
+        ring[1][i] = rs_transform_point(&s->xf, rs_add(q, d));
+        normal[i] = rs_normalize(rs_transform_normal(&s->xf, radial));
+        if (s->flip)
+            normal[i] = rs_scale(normal[i], -1.0f);
+    }
+    for (int i = 0; i < RS_MTS_DISK_SEGMENTS; ++i) {
+        float u0 = (float)i / RS_MTS_DISK_SEGMENTS, u1 = (float)(i + 1) / RS_MTS_DISK_SEGMENTS;
+        /* counter-clockwise seen from outside: (p0, phi0), (p0, phi1), (p1, phi1), (p1, phi0) */
+        RsVec3 c[4] = {ring[0][i], ring[0][i + 1], ring[1][i + 1], ring[1][i]};
+        RsVec3 cn[4] = {normal[i], normal[i + 1], normal[i + 1], normal[i]};
+        float uv[8] = {u0, 1.0f, u1, 1.0f, u1, 0.0f, u0, 0.0f};
+        const int tri[2][3] = {{0, 1, 2}, {0, 2, 3}};
+        for (int k = 0; k < 2; ++k) {
+            int i0 = tri[k][0], i1 = s->flip ? tri[k][2] : tri[k][1], i2 = s->flip ? tri[k][1] : tri[k][2];
+            RsVec3 tn[3] = {cn[i0], cn[i1], cn[i2]};
+            float tuv[6] = {uv[2 * i0], uv[2 * i0 + 1], uv[2 * i1], uv[2 * i1 + 1], uv[2 * i2], uv[2 * i2 + 1]};
+            if (rs_scene_add_triangle_shaded(m->scene, c[i0], c[i1], c[i2], tn, s->textured ? tuv : NULL,
+                                             s->material, m->err))
+                return -1;
+        }
     }
     return 0;
 }
@@ -272,13 +322,16 @@ int rs_mts_read_shape(RsMts* m, RsMtsNode* n, int in_group)
     } else if (strcmp(type, "disk") == 0) {
         rs_mts_warn(m, n, "disk: triangulated into %d triangles", RS_MTS_DISK_SEGMENTS);
         status = disk(m, &s);
+    } else if (strcmp(type, "cylinder") == 0) {
+        rs_mts_warn(m, n, "cylinder: triangulated into %d triangles with smooth normals", 2 * RS_MTS_DISK_SEGMENTS);
+        status = cylinder(m, n, &s);
     } else if (strcmp(type, "sphere") == 0) {
         status = sphere(m, n, &s, emitter != NULL);
     } else if (strcmp(type, "obj") == 0 || strcmp(type, "ply") == 0 || strcmp(type, "serialized") == 0) {
         status = mesh_file(m, n, type, &s, emitter != NULL);
     } else {
         return rs_mts_fail(m, n, "shape '%s': not supported (raystream reads obj, ply, serialized, rectangle, cube, "
-                                 "sphere, disk, shapegroup and instance)", type);
+                                 "sphere, disk, cylinder, shapegroup and instance)", type);
     }
     if (status) {
         if (strstr(m->err->message, ".xml:") == NULL && strstr(m->err->message, n->file) == NULL)

@@ -7,6 +7,7 @@
  *   test_mitsuba DATA_DIR   (tests/data/import/mitsuba)
  */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -341,8 +342,14 @@ static void test_bad_input(void)
     write_text("mirror.xml", "<scene version=\"3.0.0\">\n<sensor type=\"perspective\"><transform name=\"to_world\">"
                              "<scale x=\"-1\"/></transform></sensor><shape type=\"sphere\"/></scene>");
     expect_error(in_tmp("mirror.xml"), "mirror.xml:2: sensor: its to_world mirrors the image");
-    write_text("ortho.xml", "<scene version=\"3.0.0\">\n<sensor type=\"orthographic\"/><shape type=\"sphere\"/></scene>");
-    expect_error(in_tmp("ortho.xml"), "ortho.xml:2: sensor 'orthographic': not supported");
+    write_text("ortho.xml", "<scene version=\"3.0.0\">\n<sensor type=\"radiancemeter\"/><shape type=\"sphere\"/></scene>");
+    expect_error(in_tmp("ortho.xml"), "ortho.xml:2: sensor 'radiancemeter': not supported");
+    write_text("ortho2.xml", "<scene version=\"3.0.0\">\n<sensor type=\"orthographic\"><transform name=\"to_world\">"
+                             "<scale x=\"2\" y=\"1\"/></transform></sensor><shape type=\"sphere\"/></scene>");
+    expect_error(in_tmp("ortho2.xml"), "ortho2.xml:2: orthographic: its to_world scales x (2) and y (1) differently");
+    write_text("ortho3.xml", "<scene version=\"3.0.0\">\n<sensor type=\"orthographic\"><float name=\"fov\" "
+                             "value=\"30\"/></sensor><shape type=\"sphere\"/></scene>");
+    expect_error(in_tmp("ortho3.xml"), "ortho3.xml:2: orthographic: has no fov");
     /* includes 34 deep: inc0 includes inc1 ... */
     for (int i = 0; i < 34; ++i) {
         char name[32], text[256];
@@ -373,13 +380,28 @@ static void test_bad_input(void)
     expect_error(scene_with("ellipsoid.xml", "<shape type=\"sphere\"><transform name=\"to_world\">"
                                              "<scale x=\"2\"/></transform></shape>"),
                  "sphere: its to_world must be a uniform scale");
+    expect_error(scene_with("pp.xml", "<shape type=\"sphere\"><bsdf type=\"pplastic\"><rgb name=\"specular_reflectance\" "
+                                      "value=\"0\"/></bsdf></shape>"),
+                 "pplastic: specular_reflectance 0 (the diffuse lobe alone) is not supported");
+    expect_error(scene_with("aniso.xml", "<shape type=\"sphere\"><bsdf type=\"roughconductor\">"
+                                         "<texture type=\"checkerboard\" name=\"alpha_u\"/>"
+                                         "<texture type=\"checkerboard\" name=\"alpha_v\"><float name=\"color0\" "
+                                         "value=\"0.1\"/></texture></bsdf></shape>"),
+                 "roughconductor: different textures for alpha_u and alpha_v");
+    expect_error(scene_with("alphabmp.xml", "<shape type=\"sphere\"><bsdf type=\"roughdielectric\">"
+                                            "<texture type=\"bitmap\" name=\"alpha\"/></bsdf></shape>"),
+                 "roughdielectric: a 'bitmap' texture for alpha is not supported (a checkerboard is)");
+    expect_error(scene_with("cyl.xml", "<shape type=\"cylinder\"><point name=\"p1\" value=\"0, 0, 0\"/></shape>"),
+                 "cylinder: needs p0 != p1 and a radius > 0");
 
     /* approximations are warnings, never silent */
     RsScene s;
     RsError err;
     const char* path = scene_with("warn.xml", "<shape type=\"sphere\"><bsdf type=\"roughplastic\">"
                                               "<float name=\"unknown_thing\" value=\"1\"/></bsdf></shape>"
-                                              "<shape type=\"disk\"/><integrator type=\"path\"/>");
+                                              "<shape type=\"disk\"/><integrator type=\"path\"/>"
+                                              "<shape type=\"cylinder\"><float name=\"radius\" value=\"2\"/></shape>"
+                                              "<integrator type=\"stokes\"><integrator type=\"path\"/></integrator>");
     int status = load(path, &s, &err);
     CHECK(status == 0, "warn.xml: %s", err.message);
     if (status == 0) {
@@ -387,8 +409,25 @@ static void test_bad_input(void)
         CHECK(has_warning(&s, "roughplastic: nonlinear = false is matched with the smooth coat"), "no nonlinear warning");
         CHECK(has_warning(&s, "parameter 'unknown_thing' (<float>) is not supported"), "no unused warning");
         CHECK(has_warning(&s, "disk: triangulated"), "no disk warning");
+        CHECK(has_warning(&s, "cylinder: triangulated into 256 triangles"), "no cylinder warning");
+        CHECK(has_warning(&s, "integrator 'stokes': rendered as its nested integrator"), "no stokes warning");
+        /* a sphere, the disk's 128 triangles and the cylinder's 256, all on the cylinder's radius 2 */
+        CHECK(s.prims.count == 1 + 128 + 256, "%zu primitives", s.prims.count);
         CHECK(has_warning(&s, "max_depth -1 (unlimited) capped at raystream depth 64"), "no depth warning");
         CHECK(s.render.max_depth == 64, "depth %u", s.render.max_depth);
+        rs_scene_free(&s);
+    }
+    /* a checkerboard of alpha becomes a roughness texture of sqrt(alpha) */
+    path = scene_with("rough.xml", "<shape type=\"rectangle\"><bsdf type=\"roughconductor\"><texture "
+                                   "type=\"checkerboard\" name=\"alpha\"><float name=\"color0\" value=\"0.25\"/>"
+                                   "<float name=\"color1\" value=\"0.04\"/></texture></bsdf></shape>");
+    status = load(path, &s, &err);
+    CHECK(status == 0, "rough.xml: %s", err.message);
+    if (status == 0) {
+        const RsMaterialDesc* d = &s.material_descs.data[s.material_descs.count - 1];
+        CHECK(d->roughness_texture != RS_NO_TEXTURE && fabsf(d->roughness_u - 0.5f) < 1e-6f,
+              "roughness texture %u, roughness %g", d->roughness_texture, d->roughness_u);
+        CHECK(has_warning(&s, "a checkerboard alpha is raystream's roughness texture"), "no roughness warning");
         rs_scene_free(&s);
     }
 }

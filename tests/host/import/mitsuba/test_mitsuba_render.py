@@ -4,7 +4,10 @@
 tests/data/import/mitsuba/: cbox.xml (rectangles, cubes, a sphere, plastic and rough gold) and
 cbox_include.xml (the same split over <include>d files and driven by <default> parameters)
 must render bit-identically to cbox_twin.json, since every transform in them is exact in
-binary floating point; instances.xml (a shapegroup placed by three instances) must match
+binary floating point; features.xml (an orthographic sensor, a directional emitter, a
+checkerboard and a bitmap with to_uv, thindielectric, masks of constant and bitmap opacity) must
+render bit-identically to features_twin.json (its textured rectangles as OBJ files with the
+texture coordinates the importer gives them); instances.xml (a shapegroup placed by three instances) must match
 instances_twin.json (the boxes written out) in every channel's mean within 1%: instancing may
 transform rays instead of triangles, so bits may differ there, but not the picture.
 """
@@ -40,6 +43,10 @@ def main():
             same = img == twin
             print(f"{name}: {'bit-identical to' if same else 'DIFFERS from'} cbox_twin.json")
             failures += not same
+        twin = render(raystream, os.path.join(data, "features_twin.json"), os.path.join(tmp, "ft.pfm"), (32, 24))
+        same = render(raystream, os.path.join(data, "features.xml"), os.path.join(tmp, "f.pfm"), (32, 24)) == twin
+        print(f"features.xml: {'bit-identical to' if same else 'DIFFERS from'} features_twin.json")
+        failures += not same
         a = channel_means(render(raystream, os.path.join(data, "instances.xml"), os.path.join(tmp, "i.pfm"), (48, 36), 8))
         b = channel_means(render(raystream, os.path.join(data, "instances_twin.json"), os.path.join(tmp, "t.pfm"),
                                  (48, 36), 8))
