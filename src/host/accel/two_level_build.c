@@ -61,7 +61,8 @@ static int append_blas(RsTwoLevel* t, const RsAccel* a, uint32_t first, RsObject
         t->blas_prims = p;
         *prim_cap = cap;
     }
-    memcpy((char*)t->blas_nodes + (size_t)t->blas_node_count * node_size, node_src, (size_t)nodes * node_size);
+    if (nodes)
+        memcpy((char*)t->blas_nodes + (size_t)t->blas_node_count * node_size, node_src, (size_t)nodes * node_size);
     RsPrim* dst = t->blas_prims + t->blas_prim_count;
     for (uint32_t i = 0; i < prims; ++i) {
         dst[i] = prim_src[i];

@@ -120,8 +120,10 @@ static int prepare_instanced(RsScene* scene, int world_as_instance, RsError* err
         return rs_error_set(err, "%s: too many primitives (%zu)", scene->file ? scene->file : "scene", total);
     if (rs_array_reserve(&scene->view_prims, total, err))
         return -1;
-    memcpy(scene->view_prims.data, scene->prims.data, world * sizeof(RsPrim));
-    memcpy(scene->view_prims.data + world, scene->object_prims.data, objects * sizeof(RsPrim));
+    if (world) /* memcpy from NULL is undefined even for 0 bytes */
+        memcpy(scene->view_prims.data, scene->prims.data, world * sizeof(RsPrim));
+    if (objects)
+        memcpy(scene->view_prims.data + world, scene->object_prims.data, objects * sizeof(RsPrim));
     scene->view_prims.count = total;
     if (scene->shading.count || scene->object_shading.count) {
         if (rs_array_reserve(&scene->view_shading, total, err))
