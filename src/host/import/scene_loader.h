@@ -6,8 +6,9 @@
  * format that raystream recognises but cannot read yet is refused naming the file and the
  * format; a file of no known format is refused listing the formats raystream reads.
  *
- * Adding an importer (issue 25: Mitsuba 3 XML, pbrt-v4, glTF 2.0): put it in a folder of its
- * own under src/host/import/ (as json/ is), give it a loader with RsSceneLoadFn's signature
+ * Importers: json/ (raystream's own), mitsuba/ (Mitsuba 3 XML), pbrt/ (pbrt-v4), gltf/ (glTF 2.0).
+ * Adding one: put it in a folder of its own under src/host/import/, give it a loader with
+ * RsSceneLoadFn's signature
  * that fills the scene, builds it (rs_scene_build) and adds every file it opens to files_read,
  * and name that loader in its row of the table in scene_loader.c. Nothing else changes: the
  * commands, the error messages and the list of formats follow the table.
