@@ -8,60 +8,21 @@
  * scene; a failure must say why. Replayed over corpus/ in the unit suite (../replay_main.c).
  */
 #define _POSIX_C_SOURCE 200809L
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-
 #include "host/import/scene_loader.h"
+#include "tests/fuzz/scene_files_fuzz.h"
 
-static char dir[64];
-
-static int write_file(const char* name, const uint8_t* data, size_t size)
+static int load(const char* path, size_t input_size, RsScene* scene, RsError* err)
 {
-    char path[128];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE* f = fopen(path, "wb");
-    if (!f)
-        return -1;
-    int ok = size == 0 || fwrite(data, 1, size, f) == size;
-    return (fclose(f) == 0 && ok) ? 0 : -1;
+    (void)input_size;
+    return rs_scene_load(path, NULL, scene, NULL, err);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
-    if (!dir[0]) {
-        snprintf(dir, sizeof dir, "/tmp/raystream-fuzz-mitsuba-%ld", (long)getpid());
-        char cmd[128];
-        snprintf(cmd, sizeof cmd, "mkdir -p %s", dir);
-        if (system(cmd) != 0)
-            abort();
-    }
-    static const char marker[] = "\n#FILE\n";
-    size_t xml_size = size;
-    const uint8_t* extra = NULL;
-    size_t extra_size = 0;
-    for (size_t i = 0; i + sizeof marker - 1 <= size; ++i) {
-        if (memcmp(data + i, marker, sizeof marker - 1) == 0) {
-            xml_size = i;
-            extra = data + i + sizeof marker - 1;
-            extra_size = size - xml_size - (sizeof marker - 1);
-            break;
-        }
-    }
-    if (write_file("scene.xml", data, xml_size) || write_file("inc.xml", extra, extra_size) ||
-        write_file("mesh.serialized", extra, extra_size))
-        abort();
-    char path[128];
-    snprintf(path, sizeof path, "%s/scene.xml", dir);
-    RsScene scene;
-    RsError err = {{0}};
-    if (rs_scene_load(path, NULL, &scene, NULL, &err) == 0)
-        rs_scene_free(&scene);
-    else if (err.message[0] == '\0')
-        abort(); /* a failure must always say why */
+    static const char* const scene_names[] = {"scene.xml", NULL};
+    static const char* const extra_names[] = {"inc.xml", "mesh.serialized", NULL};
+    rs_fuzz_scene_files(data, size, "mitsuba", "\n#FILE\n", scene_names, extra_names, load);
     return 0;
 }
