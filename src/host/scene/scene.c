@@ -88,21 +88,9 @@ int32_t rs_scene_find_material(const RsScene* scene, const char* name)
     return rs_name_index_find(&scene->material_index, scene->material_names.data, name);
 }
 
-int32_t rs_scene_add_material(RsScene* scene, const char* name, RsMaterial m, RsError* err)
-{
-    RsMaterialDesc unknown;
-    memset(&unknown, 0, sizeof unknown);
-    unknown.type = RS_MATERIAL_DESC_UNKNOWN;
-    return rs_scene_add_material_with_desc(scene, name, m, &unknown, err);
-}
-
-int32_t rs_scene_add_material_desc(RsScene* scene, const char* name, const RsMaterialDesc* desc, RsError* err)
-{
-    return rs_scene_add_material_with_desc(scene, name, rs_material_from_desc(desc), desc, err);
-}
-
-int32_t rs_scene_add_material_with_desc(RsScene* scene, const char* name, RsMaterial m, const RsMaterialDesc* desc,
-                                        RsError* err)
+/* Adds kernel blocks m with the description they came from (names, index and arrays in step). */
+static int32_t add_material_with_desc(RsScene* scene, const char* name, RsMaterial m, const RsMaterialDesc* desc,
+                                      RsError* err)
 {
     if (rs_scene_find_material(scene, name) >= 0) {
         rs_error_set(err, "duplicate material name '%s'", name);
@@ -126,6 +114,20 @@ int32_t rs_scene_add_material_with_desc(RsScene* scene, const char* name, RsMate
     scene->material_descs.data[scene->material_descs.count++] = *desc;
     return (int32_t)position;
 }
+
+int32_t rs_scene_add_material(RsScene* scene, const char* name, RsMaterial m, RsError* err)
+{
+    RsMaterialDesc unknown;
+    memset(&unknown, 0, sizeof unknown);
+    unknown.type = RS_MATERIAL_DESC_UNKNOWN;
+    return add_material_with_desc(scene, name, m, &unknown, err);
+}
+
+int32_t rs_scene_add_material_desc(RsScene* scene, const char* name, const RsMaterialDesc* desc, RsError* err)
+{
+    return add_material_with_desc(scene, name, rs_material_from_desc(desc), desc, err);
+}
+
 
 /* Pushes p with its shading entry. The shading array is created (flat entries for every
  * primitive so far) only when the first primitive with vertex normals or texture coordinates

@@ -131,8 +131,6 @@ void rs_scene_free(RsScene* scene);
  * material added as kernel blocks only has a description of type RS_MATERIAL_DESC_UNKNOWN. */
 int32_t rs_scene_add_material_desc(RsScene* scene, const char* name, const RsMaterialDesc* desc, RsError* err);
 int32_t rs_scene_add_material(RsScene* scene, const char* name, RsMaterial m, RsError* err);
-int32_t rs_scene_add_material_with_desc(RsScene* scene, const char* name, RsMaterial m, const RsMaterialDesc* desc,
-                                        RsError* err);
 int32_t rs_scene_find_material(const RsScene* scene, const char* name);
 
 int rs_scene_add_triangle(RsScene* scene, RsVec3 v0, RsVec3 v1, RsVec3 v2, uint32_t material, RsError* err);
