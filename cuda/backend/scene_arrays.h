@@ -51,6 +51,9 @@
     /* how NEE picks a light (light_select.h): RS_LIGHT_SELECT_POWER's tables */                              \
     X(float, light_select_cdf, light_select.cdf, (scene)->light_select.cdf ? (scene)->light_count : 0)         \
     X(float, light_select_pmf, light_select.pmf, (scene)->light_select.pmf ? (scene)->light_count : 0)         \
+    /* where particles leave the lights (every method: the power table) */                                    \
+    X(float, light_power_cdf, light_select.power_cdf, (scene)->light_select.power_cdf ? (scene)->light_count : 0) \
+    X(float, light_power_pmf, light_select.power_pmf, (scene)->light_select.power_pmf ? (scene)->light_count : 0) \
     /* RS_LIGHT_SELECT_TREE's nodes (four blocks each) and per-light trails (light_tree.h) */                  \
     X(RsFloat4, light_tree_nodes, light_select.nodes, 4 * (size_t)(scene)->light_select.node_count)            \
     X(uint64_t, light_tree_trails, light_select.trails, (scene)->light_select.trails ? (scene)->light_count : 0)

@@ -135,7 +135,7 @@ static int run(const RsScene* scene, RsBackendConfig cfg, uint32_t width, uint32
     RsSceneView view = rs_scene_view(scene);
     RsFrameDesc frame = rs_frame_from_scene(scene, width, height, 2, RS_INTEGRATOR_PATH, seed);
     RsBounceCounts counts;
-    RsWaveRange whole_image = {0, pixels, 0, pixels}; /* one camera ray per pixel */
+    RsWaveRange whole_image = {0, pixels, 0, pixels, RS_PHASE_CAMERA, 0}; /* one camera ray per pixel */
     if (b->ops->set_scene(b, &view, err) || rs_wavefront_plan(b, pixels, &wave, err))
         return -1;
     if (wave < pixels)

@@ -63,6 +63,9 @@ typedef struct RsBackendConfig {
                               visits are kept (kernel/film/adaptive.h): no per-path AOV rows */
     int instances;         /* set by set_scene: the scene has instances, so the rays' and shadow
                               rays' instance lanes are allocated (ray_state_fields.h) */
+    int particles;         /* frames may use a particle integrator (light, sppm): the shadow
+                              queue's target lane, the splat and photon queues, the visible
+                              points and the film's two SPPM planes (after the others) exist */
 } RsBackendConfig;
 
 /* What a frame needs besides the scene. */
@@ -73,13 +76,21 @@ typedef struct RsFrameDesc {
     uint32_t sampler; /* RS_SAMPLER_* (kernel/sampling/sampler.h) */
     float noise_threshold; /* adaptive sampling (docs/architecture.md): 0 = off */
     uint32_t min_spp;      /* adaptive sampling: samples before a pixel may stop */
+    /* particle integrators (kernel_params.h, RsParticleParams) */
+    uint32_t photons_per_pass; /* SPPM: photons per pass (light tracing: always the pixel count) */
+    float sppm_radius;         /* SPPM: initial gather radius, scene units (> 0) */
+    float sppm_alpha;          /* SPPM: in (0, 1) */
 } RsFrameDesc;
 
-/* A wave: paths [first_path, first_path + paths) of a span of the image (kernel_params.h). */
+/* A wave: paths [first_path, first_path + paths) of a span of the image (kernel_params.h). A
+ * particle wave (phase RS_PHASE_PARTICLES) numbers particles the same way, span_pixels being
+ * the particles per pass; it lies inside one chunk, which starts at chunk_first_path. */
 typedef struct RsWaveRange {
     uint32_t span_first_index, span_pixels;
     uint64_t first_path;
     uint32_t paths;
+    uint32_t phase;            /* RS_PHASE_* */
+    uint64_t chunk_first_path; /* particle waves: the first particle of the wave's chunk */
 } RsWaveRange;
 
 /* What a bounce left behind, as known on the host after read_counts. */
@@ -165,6 +176,19 @@ typedef struct RsBackendOps {
     /* Paths accumulate dropped since set_frame because their radiance was not finite
      * (kernel/stages/stage_accumulate.h); waits for queued work. NULL: the backend drops none. */
     int (*read_nonfinite)(RsBackend* b, uint64_t* paths, RsError* err);
+
+    /* Particle integrators (docs/architecture.md, section 10.4), with config.particles. The
+     * queues are sized by set_frame for a chunk (RS_PARTICLE_CHUNK particles x (max_depth + 1)
+     * records), so they cannot overflow; a count past the capacity is still an error. */
+    /* After the last wave of a chunk. Light tracing: adds the chunk's splats to film plane 0
+     * (rgb; splat.h's resolve). SPPM photon pass: builds the photon grid of the chunk's photons
+     * (photon_grid.h) and adds what each pixel's visible point gathers to sppm_pass. Empties the
+     * queue. */
+    int (*particle_resolve)(RsBackend* b, RsError* err);
+    /* SPPM, after a pass's camera wave(s) and all its photon chunks: every pixel's radius, photon
+     * count and flux follow the pass (photon_grid.h's rule), film plane 0 becomes (the pixel's
+     * estimate x passes | passes), and the pass's sums and visible points are cleared. */
+    int (*sppm_update)(RsBackend* b, RsError* err);
 } RsBackendOps;
 
 struct RsBackend {
@@ -199,8 +223,11 @@ uint32_t rs_deadray_extra_bytes(RsDeadRay d);
 const char* rs_layer_name(uint32_t layer);
 const char* rs_layer_channels(uint32_t layer);
 
-/* Planes in a film of this configuration: RS_FILM_PLANES_AOV with AOVs, else 1. */
+/* Planes in a film of this configuration: RS_FILM_PLANES_AOV with AOVs, else 1; two more (SPPM's
+ * state, rs_film_sppm_plane on) for a backend that may trace particles. */
 uint32_t rs_film_planes(const RsBackendConfig* config);
+/* The first of the two SPPM planes (config->particles). */
+uint32_t rs_film_sppm_plane(const RsBackendConfig* config);
 
 /* Checks denoiser settings a user gave (iteration count, finite positive sigmas). */
 int rs_denoise_settings_check(const RsDenoiseSettings* s, RsError* err);

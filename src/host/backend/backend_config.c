@@ -19,6 +19,11 @@ void rs_kernel_params_set_frame(RsKernelParams* kp, const RsFrameDesc* f)
     kp->min_spp = f->min_spp;
     kp->span_first_index = 0; /* the whole image until a wave names its span */
     kp->span_pixels = f->width * f->height;
+    kp->particles.phase = RS_PHASE_CAMERA;
+    kp->particles.per_pass = f->integrator == RS_INTEGRATOR_SPPM ? f->photons_per_pass : f->width * f->height;
+    kp->particles.chunk_first_path = 0;
+    kp->particles.sppm_alpha = f->sppm_alpha;
+    kp->particles.sppm_radius = f->sppm_radius;
 }
 
 uint64_t rs_wave_bytes_per_path(const RsBackendConfig* config)
@@ -27,7 +32,11 @@ uint64_t rs_wave_bytes_per_path(const RsBackendConfig* config)
     int payload = config->payload;
     uint64_t ray_bytes = config->instances ? RS_RAY_STATE_BYTES_PER_RAY : RS_RAY_STATE_CORE_BYTES_PER_RAY;
     uint64_t bytes = ray_bytes + 16 /* path radiance */;
-    bytes += config->instances ? RS_SHADOW_STATE_BYTES_PER_RAY : RS_SHADOW_STATE_CORE_BYTES_PER_RAY;
+    bytes += RS_SHADOW_STATE_CORE_BYTES_PER_RAY;
+    if (config->instances)
+        bytes += sizeof(RsUint4); /* the shadow queue's instance lane */
+    if (config->particles)
+        bytes += sizeof(RsUint4); /* its target lane (camera connections of light tracing) */
     bytes += 4; /* alive flag (the flags strategy's state, and every compaction's input) */
     if (config->aovs)
         bytes += 3 * sizeof(RsFloat4); /* path_albedo, path_normal, path_position (aov.h) */

@@ -27,9 +27,14 @@ const char* rs_layer_name(uint32_t layer) { return layer < RS_LAYER_COUNT ? laye
 
 const char* rs_layer_channels(uint32_t layer) { return layer < RS_LAYER_COUNT ? layer_rows[layer].channels : ""; }
 
-uint32_t rs_film_planes(const RsBackendConfig* config)
+uint32_t rs_film_sppm_plane(const RsBackendConfig* config)
 {
     return config->aovs || config->film_stats ? RS_FILM_PLANES_AOV : 1u;
+}
+
+uint32_t rs_film_planes(const RsBackendConfig* config)
+{
+    return rs_film_sppm_plane(config) + (config->particles ? 2u : 0u);
 }
 
 int rs_image_request_check(const RsBackendConfig* config, const RsImageRequest* request, RsError* err)

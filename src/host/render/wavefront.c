@@ -147,7 +147,7 @@ int rs_wavefront_trace(RsWavefront* wf, const RsPathRange* range, RsError* err)
 {
     uint64_t readback_before = wf->backend->readback_bytes;
     uint64_t paths = range->paths;
-    RsWaveRange wave = {range->span_first_index, range->span_pixels, range->first_path, 0};
+    RsWaveRange wave = {range->span_first_index, range->span_pixels, range->first_path, 0, RS_PHASE_CAMERA, 0};
     int stopped = 0;
     wf->paths_traced = 0;
     while (paths > 0 && !stopped) {

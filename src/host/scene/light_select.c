@@ -49,7 +49,7 @@ int rs_light_select_build(RsLightSelect* sel, uint32_t method, const RsSceneView
     int failed;
     switch (method) {
     case RS_LIGHT_SELECT_POWER:
-        failed = build_power(sel, power, sel->count, err);
+        failed = 0;
         break;
     case RS_LIGHT_SELECT_TREE:
         failed = rs_light_tree_build(&sel->tree, view, power, threads, err);
@@ -57,6 +57,8 @@ int rs_light_select_build(RsLightSelect* sel, uint32_t method, const RsSceneView
     default:
         return rs_error_set(err, "internal error: unknown light selection method %u", method);
     }
+    /* the power table always: particles leave the lights by power whatever NEE uses */
+    failed = failed || build_power(sel, power, sel->count, err);
     if (failed) {
         rs_light_select_free(sel);
         return -1;
@@ -70,8 +72,11 @@ RsLightSelectView rs_light_select_view(const RsLightSelect* sel)
     RsLightSelectView v;
     memset(&v, 0, sizeof v);
     v.method = sel->method;
-    v.cdf = sel->cdf ? sel->cdf : sel->tree.infinite_cdf;
-    v.pmf = sel->pmf ? sel->pmf : sel->tree.infinite_pmf;
+    int power = sel->method == RS_LIGHT_SELECT_POWER;
+    v.cdf = power ? sel->cdf : sel->tree.infinite_cdf;
+    v.pmf = power ? sel->pmf : sel->tree.infinite_pmf;
+    v.power_cdf = sel->cdf;
+    v.power_pmf = sel->pmf;
     v.nodes = sel->tree.nodes;
     v.trails = sel->tree.trails;
     v.node_count = sel->tree.node_count;

@@ -17,8 +17,9 @@
 typedef struct RsLightSelect {
     uint32_t method; /* RS_LIGHT_SELECT_* */
     uint32_t count;  /* lights */
-    float* cdf;      /* POWER: cumulative probability up to and including light i; the last is 1 */
-    float* pmf;      /* POWER: probability of light i */
+    float* cdf;      /* cumulative probability up to and including light i, by power; the last is 1 */
+    float* pmf;      /* probability of light i, by power: POWER's choice, and for every method
+                        where particles leave the lights (light tracing, SPPM) */
     RsLightTree tree; /* TREE: nodes, trails and the environment's probability (light_tree.h) */
     double build_seconds; /* how long rs_light_select_build took */
 } RsLightSelect;

@@ -12,6 +12,10 @@ int rs_integrator_parse(const char* name, uint32_t* out)
         *out = RS_INTEGRATOR_PATH;
     else if (strcmp(name, "whitted") == 0)
         *out = RS_INTEGRATOR_WHITTED;
+    else if (strcmp(name, "light") == 0)
+        *out = RS_INTEGRATOR_LIGHT;
+    else if (strcmp(name, "sppm") == 0)
+        *out = RS_INTEGRATOR_SPPM;
     else
         return -1;
     return 0;
@@ -19,7 +23,16 @@ int rs_integrator_parse(const char* name, uint32_t* out)
 
 const char* rs_integrator_name(uint32_t integrator)
 {
-    return integrator == RS_INTEGRATOR_WHITTED ? "whitted" : "path";
+    switch (integrator) {
+    case RS_INTEGRATOR_WHITTED:
+        return "whitted";
+    case RS_INTEGRATOR_LIGHT:
+        return "light";
+    case RS_INTEGRATOR_SPPM:
+        return "sppm";
+    default:
+        return "path";
+    }
 }
 
 /* One table per named setting: the value is the index. */

@@ -34,7 +34,7 @@
 
 /* Names <-> values of the settings chosen by name; parse returns -1 for an unknown name, and
  * the *_list functions say what is accepted, for error messages.
- *   integrator     "path" / "whitted"         RS_INTEGRATOR_*
+ *   integrator     "path" / "whitted" / "light" / "sppm"   RS_INTEGRATOR_*
  *   sampler        "independent" / "sobol"    RS_SAMPLER_* (kernel/sampling/sampler.h)
  *   light sampler  "power" / "tree"           RS_LIGHT_SELECT_* (kernel/scene/scene_view.h) */
 int rs_integrator_parse(const char* name, uint32_t* out);

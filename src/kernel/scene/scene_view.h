@@ -30,6 +30,10 @@ typedef struct RsLightSelectView {
      * (last: 1) and each one's probability (env_prob times its share of their power). */
     const float* cdf;
     const float* pmf;
+    /* Every method: the power table (POWER's own cdf and pmf when that is the method), from
+     * which particles leave the lights in proportion to power (particle/light_emit.h). */
+    const float* power_cdf;
+    const float* power_pmf;
     const RsFloat4* nodes;  /* TREE: 4 * node_count blocks, depth-first (light_tree.h) */
     const uint64_t* trails; /* TREE: per light, the way from the root to its leaf; 0: not in the tree */
 } RsLightSelectView;

@@ -95,6 +95,7 @@ RS_FN int rs_shade_next_event(const RsKernelParams* kp, const RsMaterial* mat, c
     shadow->direction = rs_pack(ray.dir, ray.tmax);
     shadow->contribution = rs_pack(contribution, rs_uint_as_float(slot));
     shadow->instance = rs_uint4(instance, 0u, 0u, 0u); /* stored only for a scene with instances */
+    shadow->target = rs_uint4(0u, 0u, 0u, 0u);         /* a path's own light: no splat */
     return 1;
 }
 

@@ -42,7 +42,8 @@ RS_SHADOW_STATE_FIELDS(RS_FIELD_SIZE_CHECK)
 
 #define RS_RAY_STATE_BYTES_PER_RAY (0 RS_RAY_STATE_FIELDS(RS_FIELD_BYTES))
 #define RS_SHADOW_STATE_BYTES_PER_RAY (0 RS_SHADOW_STATE_FIELDS(RS_FIELD_BYTES))
-/* Without the instance lanes: what a scene without instances allocates per ray. */
+/* Without the instance lanes (and the shadow queue's target lane): what a scene without
+ * instances allocates per ray on a backend that traces no particles. */
 #define RS_RAY_STATE_CORE_BYTES_PER_RAY (0 RS_RAY_STATE_CORE_FIELDS(RS_FIELD_BYTES))
 #define RS_SHADOW_STATE_CORE_BYTES_PER_RAY (0 RS_SHADOW_STATE_CORE_FIELDS(RS_FIELD_BYTES))
 #define RS_RAY_STATE_FIELD_COUNT (0 RS_RAY_STATE_FIELDS(RS_FIELD_COUNT))
@@ -75,7 +76,9 @@ RS_FN void rs_ray_move(const RsRayStateSoA* src, uint32_t from, const RsRayState
 }
 
 /* `instanced`: the scene has instances, so the instance lane is stored too (a scene without
- * them never reads it, and the store would cost every shadow ray 16 bytes). */
+ * them never reads it, and the store would cost every shadow ray 16 bytes). The target lane is
+ * stored where it is allocated (a backend that may trace particles; every stage that makes a
+ * shadow ray fills it). */
 RS_FN void rs_shadow_store(const RsShadowStateSoA* s, uint32_t index, const RsShadowRow* r, int instanced)
 {
 #define RS_STORE(type, name, lanes) s->name[index] = r->name;
@@ -83,6 +86,8 @@ RS_FN void rs_shadow_store(const RsShadowStateSoA* s, uint32_t index, const RsSh
 #undef RS_STORE
     if (instanced)
         s->instance[index] = r->instance;
+    if (s->target)
+        s->target[index] = r->target;
 }
 
 /* Lanes of path.z: depth in the low 16 bits; the high 16 the path's eta scale (the product of

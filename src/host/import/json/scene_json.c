@@ -55,7 +55,7 @@ static int read_render(const RsJsonReader* r, const cJSON* node)
                             RS_MAX_NOISE_THRESHOLD, threshold);
     rd->noise_threshold = (float)threshold;
     if (integrator && rs_integrator_parse(integrator, &rd->integrator))
-        return rs_json_fail(r, "render.integrator", "must be \"path\" or \"whitted\" (got \"%s\")", integrator);
+        return rs_json_fail(r, "render.integrator", "must be \"path\", \"whitted\", \"light\" or \"sppm\" (got \"%s\")", integrator);
     if (sampler && rs_sampler_parse(sampler, &rd->sampler))
         return rs_json_fail(r, "render.sampler", "must be one of %s (got \"%s\")", rs_sampler_list(), sampler);
     if (light_sampler && rs_light_sampler_parse(light_sampler, &rd->light_sampler))
