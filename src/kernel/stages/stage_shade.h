@@ -44,9 +44,8 @@
 #include "kernel/film/aov.h"
 #include "kernel/light/light.h"
 #include "kernel/sampling/sampler.h"
+#include "kernel/stages/shade_surface.h"
 #include "kernel/state/kernel_params.h"
-#include "kernel/texture/normal_map.h"
-#include "kernel/texture/surface_texture.h"
 
 enum {
     RS_SHADE_TERMINATE = 0,
@@ -121,32 +120,15 @@ RS_FN uint32_t rs_stage_shade(const RsKernelParams* kp, uint32_t row, RsShadowRo
         return RS_SHADE_TERMINATE;
     }
 
-    const RsPrim* prim = &scene->prims[prim_index];
-    const RsMaterial* mat = &scene->materials[rs_prim_material(prim)];
     /* an instance's primitive is shaded as its world-space copy (accel/instance.h) */
     int instanced = scene->accel.inst.instance_count != 0;
     uint32_t hit_instance = instanced ? kp->rays.instance[row].y : RS_NO_HIT;
-    RsPrim world_prim;
-    const RsInstance* inst = hit_instance != RS_NO_HIT ? &scene->accel.inst.instances[hit_instance] : 0;
-    if (inst) {
-        world_prim = rs_instance_prim(inst, prim);
-        prim = &world_prim;
-    }
-    RsSurfacePoint sp = rs_surface_at_hit(prim, prim_index, rs_xyz(origin4), dir, hit4);
-    RsVec3 ns;
-    if (inst && !(rs_instance_flags(inst) & RS_INSTANCE_IDENTITY)) { /* (an identity: the flat arithmetic) */
-        sp.error = rs_add(sp.error, rs_instance_error(inst, &scene->prims[prim_index], sp.p));
-        ns = rs_instance_shading_normal(inst, scene->shading, prim_index, hit4.y, hit4.z, sp.n);
-    } else {
-        ns = rs_shading_normal(scene->shading, prim_index, hit4.y, hit4.z, sp.n);
-    }
-    RsVec3 wo = rs_neg(dir);
-    RsMaterial textured;
-    if (rs_material_has_textures(mat)) {
-        RsTextureContext tc = rs_texture_context(kp, prim, prim_index, hit4, &sp, wo);
-        ns = rs_mapped_normal(kp, mat, prim, prim_index, &sp, ns, wo, &tc);
-        mat = rs_textured_material(kp, mat, &tc, &textured);
-    }
+    RsShadeSurface surface;
+    rs_shade_surface(kp, origin4, dir4, hit4, hit_instance, &surface);
+    const RsPrim* prim = surface.prim;
+    const RsMaterial* mat = rs_shade_material(kp, &surface);
+    const RsSurfacePoint sp = surface.sp;
+    RsVec3 ns = surface.ns, wo = surface.wo;
     rs_aov_record(kp, slot, depth, sp.p, ns, wo, mat, throughput);
 
     RsVec3 emitted = rs_emitted(mat, sp.n, wo);
