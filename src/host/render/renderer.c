@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "host/render/particle_trace.h"
 #include "host/render/renderer_queue.h"
 #include "kernel/film/adaptive.h"
 #include "kernel/film/pixel_order.h"
@@ -167,6 +168,9 @@ static uint32_t span_count_for(const RsRenderer* r, uint64_t planned_paths)
 
 int rs_renderer_begin(RsRenderer* r, const RsFrameDesc* frame, uint64_t planned_paths, RsError* err)
 {
+    r->integrator = frame->integrator;
+    if (rs_integrator_particles(frame->integrator) && rs_particles_check_frame(r, frame, err))
+        return -1;
     if (frame->noise_threshold > 0.0f && r->planes == 1)
         return rs_error_set(err, "internal error: adaptive sampling needs the AOV film (RsBackendConfig.film_stats)");
     r->width = frame->width;
@@ -229,6 +233,8 @@ int rs_renderer_resume(RsRenderer* r, const RsFloat4* film, uint32_t max_samples
 
 int rs_renderer_trace(RsRenderer* r, uint64_t global_paths, RsError* err)
 {
+    if (rs_integrator_particles(r->integrator))
+        return rs_particles_trace(r, global_paths, err);
     pthread_mutex_lock(&r->lock);
     for (uint32_t k = 0; k < r->span_count; ++k) {
         RsSpan* s = &r->spans[k];
