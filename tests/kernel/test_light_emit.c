@@ -19,11 +19,14 @@
  * 4. The emission vertex: rs_emission_towards is Le |cos| on an emitting side and 0 behind a
  *    one-sided emitter, I for a point light, I times the smoothstep falloff for a spot; its
  *    vertex weight is 1 / (P(light) p(point)); lights at infinity have no vertex.
+ * 5. Instances: a lamp in an object placed twice (once scaled unevenly and turned) emits from
+ *    each world-space copy, with that copy's area and normal.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "host/scene/scene.h"
+#include "host/scene/transform.h"
 #include "kernel/particle/light_emit.h"
 #include "kernel/sampling/rng.h"
 #include "tests/chi_square.h"
@@ -411,6 +414,107 @@ static void test_vertex(const RsSceneView* v, const Stats* st)
     CHECK(checked > 100 && bad == 0, "emission vertex: %u of %u checks wrong", bad, checked);
 }
 
+/* An emitting quad in an object, placed twice (moved; and scaled unevenly, turned and moved):
+ * every particle leaves the world-space copy of its instance, uniformly over it, on its
+ * emitting side with a cosine law, with the weight of the copy's area and a mean weight equal
+ * to its power. */
+static void test_instanced(void)
+{
+    RsError err = {{0}};
+    RsScene s;
+    rs_scene_init(&s);
+    const RsVec3 le = rs_vec3(3.0f, 2.0f, 1.0f);
+    quad(&s, rs_vec3(0, 0, 0), 10.0f, material(&s, "floor", rs_vec3_splat(0.0f), 0, &err), &err);
+    uint32_t lamp = material(&s, "lamp", le, 0, &err);
+    int32_t object = rs_scene_begin_object(&s, &err);
+    quad(&s, rs_vec3(0, 0, 0), 0.5f, lamp, &err);
+    rs_scene_end_object(&s, &err);
+    RsTransform place[2];
+    place[0] = rs_transform_translate(rs_vec3(-2, 4, 0));
+    RsTransform scale = rs_transform_scale(rs_vec3(2.0f, 1.0f, 1.5f)), turn = rs_transform_rotate(30.0f, rs_vec3(1, 0, 1));
+    RsTransform move = rs_transform_translate(rs_vec3(3, 4, 1)), turned = rs_transform_compose(&turn, &scale);
+    place[1] = rs_transform_compose(&move, &turned);
+    for (int i = 0; i < 2; ++i)
+        rs_scene_add_instance(&s, (uint32_t)object, &place[i], &err);
+    CHECK(object >= 0 && err.message[0] == 0, "building the instanced scene: %s", err.message);
+    CHECK(rs_scene_build(&s, &err) == 0, "rs_scene_build: %s", err.message);
+    RsSceneView v = rs_scene_view(&s);
+    CHECK(v.light_count == 4, "two instances of a two-triangle lamp: %u lights", v.light_count);
+    if (v.light_count != 4) {
+        rs_scene_free(&s);
+        return;
+    }
+    /* the copies: a corner, two edges (a rectangle still) and the normal, in world space */
+    RsVec3 corner[2], edge_x[2], edge_z[2], normal[2];
+    const float area[2] = {1.0f, 3.0f};
+    for (int i = 0; i < 2; ++i) {
+        corner[i] = rs_transform_point(&place[i], rs_vec3(-0.5f, 0, -0.5f));
+        edge_x[i] = rs_sub(rs_transform_point(&place[i], rs_vec3(0.5f, 0, -0.5f)), corner[i]);
+        edge_z[i] = rs_sub(rs_transform_point(&place[i], rs_vec3(-0.5f, 0, 0.5f)), corner[i]);
+        normal[i] = rs_normalize(rs_transform_normal(&place[i], rs_vec3(0, -1, 0)));
+    }
+    enum { M = 200000 };
+    double sum[4][3] = {{0}}, sum2[4][3] = {{0}}, cosines[2][BINS] = {{0}}, cells[2][BINS] = {{0}};
+    uint32_t off = 0, wrong_side = 0, bad_weight = 0, bad_vertex = 0, refused = 0;
+    for (uint32_t k = 0; k < M; ++k) {
+        uint32_t key = rs_rng_path_key(29, k, 0);
+        RsEmission e;
+        if (!rs_light_emit(&v, rs_rng(key, 0, 0), rs_rng(key, 0, 1), rs_rng(key, 0, 2), rs_rng(key, 0, 3),
+                           rs_rng(key, 0, 4), rs_rng(key, 0, 5), &e)) {
+            ++refused;
+            continue;
+        }
+        uint32_t in = e.instance;
+        if (in > 1) {
+            ++off;
+            continue;
+        }
+        RsVec3 d = rs_sub(e.point.p, corner[in]);
+        float a = rs_dot(d, edge_x[in]) / rs_dot(edge_x[in], edge_x[in]);
+        float b = rs_dot(d, edge_z[in]) / rs_dot(edge_z[in], edge_z[in]);
+        off += fabsf(rs_dot(d, normal[in])) > 1e-4f || a < -1e-5f || a > 1.00001f || b < -1e-5f || b > 1.00001f ||
+               rs_length(rs_sub(e.origin, e.point.p)) > 1e-3f;
+        cells[in][4 * (int)fminf(3.0f, fmaxf(0.0f, 4.0f * a)) + (int)fminf(3.0f, fmaxf(0.0f, 4.0f * b))] += 1.0;
+        float c = rs_dot(e.dir, normal[in]);
+        wrong_side += !(c > 0.0f);
+        cosines[in][bin(c * c)] += 1.0;
+        float pick = v.light_select.power_pmf[e.light];
+        bad_weight += !same_vec(e.weight, rs_scale(le, RS_PI * 0.5f * area[in] / pick), 2e-4f);
+        bad_vertex += !e.has_vertex || rel(e.vertex_weight, 0.5f * area[in] / pick) > 1e-4f;
+        RsVec3 w = rs_sample_uniform_sphere(rs_rng(key, 1, 0), rs_rng(key, 1, 1));
+        RsVec3 got = rs_emission_towards(&v, &e, w);
+        RsVec3 want = rs_scale(le, fmaxf(0.0f, rs_dot(normal[in], w)));
+        bad_vertex += fabsf(got.x - want.x) > 1e-3f || fabsf(got.y - want.y) > 1e-3f || fabsf(got.z - want.z) > 1e-3f;
+        for (int ch = 0; ch < 3; ++ch) {
+            double x = (&e.weight.x)[ch];
+            sum[e.light][ch] += x;
+            sum2[e.light][ch] += x * x;
+        }
+    }
+    CHECK(refused == 0 && off == 0, "instanced lamp: %u refused, %u particles off their copy", refused, off);
+    CHECK(wrong_side == 0, "instanced lamp: %u particles leave a copy from its back", wrong_side);
+    CHECK(bad_weight == 0, "instanced lamp: %u weights not Le pi A_world / P(light)", bad_weight);
+    CHECK(bad_vertex == 0, "instanced lamp: %u emission vertices wrong (weight or Le |cos|)", bad_vertex);
+    for (int i = 0; i < 2; ++i) {
+        check_uniform(cosines[i], i ? "turned copy: cos^2 about its normal" : "moved copy: cos^2 about its normal");
+        check_uniform(cells[i], i ? "turned copy: points over a 4 x 4 grid" : "moved copy: points over a 4 x 4 grid");
+    }
+    for (uint32_t l = 0; l < 4; ++l) {
+        uint32_t in = rs_light_instance(v.lights[l]);
+        CHECK(in < 2, "entry %u: instance %u", l, in);
+        if (in >= 2)
+            continue;
+        for (int ch = 0; ch < 3; ++ch) {
+            double mean = sum[l][ch] / M, sigma = sqrt(fmax(sum2[l][ch] / M - mean * mean, 0.0) / M);
+            double want = RS_PI * 0.5 * area[in] * (&le.x)[ch];
+            CHECK(fabs(mean - want) <= 5.0 * sigma + 1e-5 * want && sigma < 0.03 * want,
+                  "instanced entry %u channel %d: mean weight %.6g, power %.6g (standard error %.3g)", l, ch, mean,
+                  want, sigma);
+        }
+    }
+    rs_scene_free(&s);
+}
+
 int main(void)
 {
     RsScene s;
@@ -426,5 +530,6 @@ int main(void)
     }
     free(st);
     rs_scene_free(&s);
+    test_instanced();
     return rs_test_finish("test_light_emit");
 }
