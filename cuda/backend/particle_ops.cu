@@ -104,6 +104,23 @@ static int reserve_sppm(RsCudaBackend* b, uint32_t capacity, uint32_t pixels)
     return 0;
 }
 
+/* A queue that does not fit: frees what the particles hold and replaces the failed call's
+ * message with what to change (record_bytes: a record and its share of the resolve's scratch). */
+static int out_of_memory(RsCudaBackend* b, const char* what, uint32_t capacity, size_t record_bytes,
+                         uint32_t max_depth)
+{
+    rs_cuda_backend_free_particles(b);
+    size_t free_bytes = 0, total = 0;
+    cudaMemGetInfo(&free_bytes, &total);
+    rs_error_clear(b->ctx.err);
+    return rs_error_set(b->ctx.err,
+                        "CUDA: cannot allocate the %s for a chunk of %u particles at max depth %u (%u records, "
+                        "about %.1f MiB; %.1f MiB free of %.1f MiB); try a smaller --max-depth",
+                        what, RS_PARTICLE_CHUNK, max_depth, capacity,
+                        (double)capacity * (double)record_bytes / 1048576.0, free_bytes / 1048576.0,
+                        total / 1048576.0);
+}
+
 int rs_cuda_backend_set_frame_particles(RsCudaBackend* b, const RsFrameDesc* f)
 {
     RsCudaParticles* p = &b->particles;
@@ -132,14 +149,14 @@ int rs_cuda_backend_set_frame_particles(RsCudaBackend* b, const RsFrameDesc* f)
     if (f->integrator == RS_INTEGRATOR_LIGHT) {
         free_sppm(p);
         if (reserve_splats(b, capacity))
-            return -1;
+            return out_of_memory(b, "splat queue", capacity, sizeof(RsSplat) + 24u, f->max_depth);
         RS_CUDA(c, cudaMemsetAsync(p->splats.count, 0, sizeof(uint64_t), b->stream));
         kp->splats = p->splats;
         return 0;
     }
     free_splats(p);
     if (reserve_sppm(b, capacity, pixels))
-        return -1;
+        return out_of_memory(b, "photon queue", capacity, sizeof(RsPhoton), f->max_depth);
     RS_CUDA(c, cudaMemsetAsync(p->photons.count, 0, sizeof(uint64_t), b->stream));
     /* no visible point yet: a hit whose primitive is RS_NO_HIT (0xffffffff, every byte 0xff) */
     RS_CUDA(c, cudaMemsetAsync(p->visible.origin, 0, (size_t)pixels * sizeof(RsFloat4), b->stream));
