@@ -131,8 +131,13 @@ int rs_cuda_backend_set_frame_particles(RsCudaBackend* b, const RsFrameDesc* f)
     memset(&kp->visible, 0, sizeof kp->visible);
     kp->sppm_state = NULL;
     kp->sppm_pass = NULL;
-    if (!b->base.config.particles)
+    if (!b->base.config.particles) {
+        if (rs_integrator_particles(f->integrator))
+            return rs_error_set(b->ctx.err, "internal error: the %s integrator needs a backend made for particles "
+                                            "(RsBackendConfig.particles)",
+                                f->integrator == RS_INTEGRATOR_LIGHT ? "light" : "sppm");
         return 0;
+    }
     /* the film has the SPPM planes whenever the backend may trace particles (rs_film_planes) */
     kp->sppm_state = b->film + (size_t)rs_film_sppm_plane(&b->base.config) * pixels;
     if (!rs_integrator_particles(f->integrator)) {
