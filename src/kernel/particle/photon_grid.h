@@ -155,10 +155,6 @@ RS_FN void rs_photon_grid_mark_runs(const uint64_t* keys, uint32_t i, uint32_t n
         end[b] = i + 1;
 }
 
-/* Whether a key's order field repeats the previous one's (keys sorted): the producer broke the
- * uniqueness that makes the order of a sum the keys' own. */
-RS_FN int rs_photon_grid_repeats(const uint64_t* keys, uint32_t i) { return i > 0 && keys[i] == keys[i - 1]; }
-
 /* ---- the gather ---- */
 
 /* The buckets of the cells that the box [x - h, x + h] overlaps, ascending and distinct; up to
