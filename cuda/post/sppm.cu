@@ -15,7 +15,10 @@
  * The per-item code is photon_grid.h's, as on the CPU (host/backend/cpu/sppm_cpu.c). This file
  * is compiled without fused multiply-adds so that the gather's arithmetic (the surface rebuilt
  * by shade_surface.h, the BSDF, the distance test) and the update round as gcc's do: the same
- * bits as the CPU for the same photons, which test_gpu_sppm checks.
+ * bits as the CPU for the same photons, which test_gpu_sppm checks. (Only a textured material's
+ * lookups call the math library, atan2f and acosf for a sphere's coordinates, whose rounding
+ * the two libraries need not share: there the backends may differ in the last bits, as their
+ * images already do.)
  */
 #include <cub/device/device_radix_sort.cuh>
 #include <string.h>

@@ -3,7 +3,8 @@
  * C++ for nvcc.
  *
  * Scene: a diffuse floor quad at y = 0 (x, z in [-1, 1]), a diffuse wall quad at x = -1 facing
- * +x, and a diffuse sphere at (0.4, 0.3, 0.2) of radius 0.3. Visible points lie on all three,
+ * +x, and a sphere of rough glass at (0.4, 0.3, 0.2) of radius 0.3 (photons inside it reach a
+ * visible point on it through transmission). Visible points lie on all three,
  * seen from the front, with random radii (some 0: not started) and weights; photons are
  * scattered near visible points (within about a radius), on the surfaces, and a few far off,
  * with directions on both sides of the surfaces, so that the gather meets hits, misses, photons
@@ -97,7 +98,9 @@ static inline void sppm_fixture_init(SppmFixture* f, uint32_t width, uint32_t he
     rs_scene_init(s);
     rs_scene_add_material(s, "floor", rs_material_make(RS_MAT_DIFFUSE, rs_vec3(0.5f, 0.4f, 0.3f), rs_vec3_splat(0), 1, 0), &err);
     rs_scene_add_material(s, "wall", rs_material_make(RS_MAT_DIFFUSE, rs_vec3(0.2f, 0.7f, 0.6f), rs_vec3_splat(0), 1, 0), &err);
-    rs_scene_add_material(s, "ball", rs_material_make(RS_MAT_DIFFUSE, rs_vec3(0.9f, 0.1f, 0.3f), rs_vec3_splat(0), 1, 0), &err);
+    RsMaterialDesc glass = rs_material_desc(RS_MAT_DIELECTRIC); /* rough: transmission has a density */
+    glass.roughness_u = glass.roughness_v = 0.5f;
+    rs_scene_add_material(s, "ball", rs_material_from_desc(&glass), &err);
     rs_scene_add_triangle(s, rs_vec3(-1, 0, -1), rs_vec3(-1, 0, 1), rs_vec3(1, 0, 1), 0, &err);
     rs_scene_add_triangle(s, rs_vec3(-1, 0, -1), rs_vec3(1, 0, 1), rs_vec3(1, 0, -1), 0, &err);
     rs_scene_add_triangle(s, rs_vec3(-1, 0, -1), rs_vec3(-1, 1, -1), rs_vec3(-1, 1, 1), 1, &err);

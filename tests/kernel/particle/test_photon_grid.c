@@ -25,6 +25,10 @@ typedef struct Expect {
     uint32_t m;
 } Expect;
 
+/* Photons whose term came through transmission (wi and wo on opposite sides), and photons within
+ * R whose term is 0 (from behind an opaque surface): the fixture must have both. */
+static uint32_t transmitted, blocked;
+
 static void brute_force(const SppmFixture* f, uint32_t first, uint32_t n, Expect* out)
 {
     const RsKernelParams* kp = &f->kp;
@@ -46,6 +50,9 @@ static void brute_force(const SppmFixture* f, uint32_t first, uint32_t n, Expect
                 continue;
             e->m++;
             RsVec3 t = rs_sppm_photon_term(mat, &s, ph);
+            int black = t.x == 0.0f && t.y == 0.0f && t.z == 0.0f;
+            transmitted += !black && rs_dot(rs_xyz(ph->direction), s.sp.n) * rs_dot(s.wo, s.sp.n) < 0.0f;
+            blocked += black;
             e->phi[0] += t.x, e->phi[1] += t.y, e->phi[2] += t.z;
             e->scale += fabs(t.x) + fabs(t.y) + fabs(t.z);
         }
@@ -214,6 +221,10 @@ int main(void)
 
     Expect* whole = calloc(f.pixels, sizeof *whole);
     brute_force(&f, 0, PHOTONS, whole);
+    printf("brute force: %u photon terms through transmission, %u photons within R with a zero term\n", transmitted,
+           blocked);
+    CHECK(transmitted > 100 && blocked > 100, "the fixture lacks transmitted (%u) or zero (%u) terms", transmitted,
+          blocked);
     CHECK(whole[at_point].m >= 1, "the photon at pixel %u's point is not within its radius", at_point);
 
     RsFloat4* base = resolve(&f, NULL, 0, CANONICAL, 1);
