@@ -25,10 +25,11 @@
  * twice), each bucket's photons in sorted order, summing sequentially in one thread; photons of
  * other cells that share a bucket fail the distance test.
  *
- * Cell coordinates are floor((p - origin) / cell) in float, clamped to +-2^22 (where a float
- * still tells neighbouring cells apart to within one). Each step of that is monotone in p, so
- * every photon within R of a gather point lies in a cell between those of x - R and x + R per
- * axis: none is missed however the arithmetic rounds.
+ * Cell coordinates are floor((p - origin) * (1 / cell)) in float, clamped to +-2^22 (where a
+ * float still tells neighbouring cells apart to within one). Each step of that is monotone in p,
+ * so every photon within R of a gather point x lies in a cell between those of x - R' and x + R'
+ * per axis (R' = R and a little, rs_sppm_box_radius, for the distance test's rounding): none is
+ * missed however the arithmetic rounds.
  */
 #ifndef RS_KERNEL_PHOTON_GRID_H
 #define RS_KERNEL_PHOTON_GRID_H
@@ -38,7 +39,7 @@
 #include "kernel/stages/shade_surface.h"
 #include "kernel/state/kernel_params.h"
 
-/* The table never has more than 2^24 buckets (64 MiB of ranges at most per table). */
+/* The table never has more than 2^24 buckets (128 MiB of ranges at most). */
 #define RS_PHOTON_GRID_MAX_BITS 24u
 #define RS_PHOTON_GRID_CLAMP 4194304.0f /* 2^22 */
 
@@ -105,7 +106,7 @@ RS_FN void rs_photon_grid_set_cell(RsPhotonGrid* g, float rmax)
  * float) can accept a photon a few ulps beyond R. */
 RS_FN float rs_sppm_box_radius(float r) { return rs_mul_rn(r, 1.0f + 1.0f / 4096.0f); }
 
-/* One coordinate's cell: floor((v - origin) / cell), clamped (NaN goes to the low end). */
+/* One coordinate's cell: floor((v - origin) * inv_cell), clamped (NaN goes to the low end). */
 RS_FN int32_t rs_photon_grid_coord(const RsPhotonGrid* g, float v, float origin)
 {
     float c = floorf(rs_mul_rn(rs_sub_rn(v, origin), g->inv_cell));
@@ -210,7 +211,7 @@ RS_FN RsFloat4 rs_sppm_gather_sum(const RsKernelParams* kp, const RsPhotonGrid* 
     if (!rs_sppm_has_visible(kp, pixel) || !(g->cell > 0.0f) || g->count == 0)
         return sum;
     float r = rs_sppm_radius(kp, pixel);
-    if (!(r > 0.0f))
+    if (!(r > 0.0f && r < RS_INFINITY)) /* as rs_sppm_gather_radius, which sized the cells */
         return sum;
     RsShadeSurface s;
     RsFloat4 origin = kp->visible.origin[pixel];
