@@ -20,7 +20,7 @@
 
 #include "host/render/particle_trace.h"
 #include "host/scene/settings.h"
-#include "render_util.h"
+#include "tests/render/render_util.h"
 #include "tests/test.h"
 
 static uint32_t material(RsScene* s, const char* name, RsVec3 albedo, RsVec3 emission, RsError* err)
