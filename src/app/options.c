@@ -5,11 +5,21 @@
 #include <string.h>
 
 #include "app/cli.h"
+#include "host/render/particle_trace.h"
 #include "host/scene/settings.h"
 
 static const char help_before_deadray[] =
     "  --max-depth D         ray segments per path; 1 = camera rays + direct light (default: scene)\n"
-    "  --integrator NAME     path | whitted (default: scene)\n"
+    "  --integrator NAME     path | whitted | light | sppm (default: scene): light traces\n"
+    "                        particles from the lights to the camera (Mitsuba's ptracer; one\n"
+    "                        pass = a particle per pixel), sppm is stochastic progressive photon\n"
+    "                        mapping (one pass = a camera pass and a photon pass): both find\n"
+    "                        caustics the path tracer cannot; --spp N = N passes\n"
+    "  --photons N           sppm: photons per pass (default: the pixel count)\n"
+    "  --sppm-radius R       sppm: initial gather radius in scene units (default: three pixels'\n"
+    "                        footprint at the scene's centre)\n"
+    "  --sppm-alpha A        sppm: the share of a pass's photons a pixel keeps, 0 < A < 1\n"
+    "                        (default 2/3)\n"
     "  --seed S              random seed (default: scene)\n"
     "  --sampler NAME        sobol | independent: where random numbers come from (default: the\n"
     "                        scene's render.sampler, else sobol)\n"
@@ -183,10 +193,24 @@ int rs_common_option(int argc, char** argv, int* i, RsCommonOptions* o)
             return -1;
     } else if (VALUE("--integrator", NULL)) {
         if (rs_integrator_parse(v, &o->integrator)) {
-            rs_cli_error("--integrator: expected path or whitted, got '%s'", v);
+            rs_cli_error("--integrator: expected path, whitted, light or sppm, got '%s'", v);
             return -1;
         }
         o->integrator_set = 1;
+    } else if (VALUE("--photons", NULL)) {
+        if (rs_cli_uint("--photons", v, 1, 1u << 30, &n))
+            return -1;
+        o->photons = (uint32_t)n;
+    } else if (VALUE("--sppm-radius", NULL)) {
+        double radius;
+        if (rs_cli_float("--sppm-radius", v, 1e-30, 1e30, &radius))
+            return -1;
+        o->sppm_radius = (float)radius;
+    } else if (VALUE("--sppm-alpha", NULL)) {
+        double alpha;
+        if (rs_cli_float("--sppm-alpha", v, 1e-6, 0.999999, &alpha))
+            return -1;
+        o->sppm_alpha = (float)alpha;
     } else if (VALUE("--sampler", NULL)) {
         if (rs_sampler_parse(v, &o->sampler)) {
             rs_cli_error("--sampler: unknown sampler '%s' (expected one of: %s)", v, rs_sampler_list());
@@ -272,6 +296,48 @@ void rs_common_options_apply(const RsCommonOptions* o, RsRenderDesc* r)
         r->noise_threshold = o->noise_threshold;
     if (o->min_spp)
         r->min_spp = o->min_spp;
+}
+
+void rs_common_options_frame(const RsCommonOptions* o, RsFrameDesc* frame)
+{
+    if (o->photons)
+        frame->photons_per_pass = o->photons;
+    if (o->sppm_radius > 0.0f)
+        frame->sppm_radius = o->sppm_radius;
+    if (o->sppm_alpha > 0.0f)
+        frame->sppm_alpha = o->sppm_alpha;
+}
+
+int rs_common_check_particles(const RsScene* scene, uint32_t integrator, int aovs, int denoise,
+                              RsRendererConfig* config)
+{
+    RsError err = {{0}};
+    const char* name = rs_integrator_name(integrator);
+    if (!rs_integrator_particles(integrator))
+        return 0;
+    if (denoise) {
+        rs_cli_error("--integrator %s: --denoise needs the albedo and normal of each pixel's first hit, which "
+                     "particles do not record; denoise a path-traced render instead",
+                     name);
+        return -1;
+    }
+    if (aovs) {
+        rs_cli_error("--integrator %s: --aov layers come from camera paths, which %s does not trace for "
+                     "every pixel; only the beauty is written",
+                     name, name);
+        return -1;
+    }
+    if (rs_particles_check_scene(scene, integrator, &err)) {
+        rs_cli_error("%s", err.message);
+        return -1;
+    }
+    config->backend.particles = 1;
+    /* one device (particle_trace.h): the first, unless --devices named one */
+    if (config->device_count == 0) {
+        config->device_count = 1;
+        config->devices[0] = 0;
+    }
+    return 0;
 }
 
 void rs_common_warn_unlit(const RsScene* scene, const char* scene_path)

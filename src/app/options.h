@@ -24,6 +24,8 @@ typedef struct RsCommonOptions {
     int sampler_set, light_sampler_set, noise_threshold_set;
     int quiet;
     int32_t camera; /* render and view: --camera N (which of a glTF's cameras); -1: the scene's default */
+    uint32_t photons;             /* --photons (sppm); 0: the frame's default */
+    float sppm_radius, sppm_alpha; /* --sppm-radius, --sppm-alpha; 0: the frame's default */
     int devices[RS_MAX_DEVICES]; /* --devices; device_count 0 = all */
     int device_count;
 } RsCommonOptions;
@@ -61,6 +63,16 @@ int rs_backend_is_cuda(const RsBackendConfig* config);
  * spot light, and a black or absent environment, so that the image will be black. The command
  * still runs: a black image is what such a scene is. */
 void rs_common_warn_unlit(const RsScene* scene, const char* scene_path);
+
+/* The particle integrators' options (--photons, --sppm-radius, --sppm-alpha) over a frame's. */
+void rs_common_options_frame(const RsCommonOptions* o, RsFrameDesc* frame);
+
+/* For a particle integrator (light, sppm): refuses, by name, what it cannot honour (--denoise,
+ * --aov; a scene without a light particles can leave from), prints why and returns -1;
+ * otherwise readies the renderer's settings (config.particles, one device) and returns 0.
+ * Nothing for the other integrators. */
+int rs_common_check_particles(const RsScene* scene, uint32_t integrator, int aovs, int denoise,
+                              RsRendererConfig* config);
 
 /* Applies the overrides to a loaded scene's render settings. */
 void rs_common_options_apply(const RsCommonOptions* o, RsRenderDesc* render);

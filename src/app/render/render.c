@@ -316,7 +316,10 @@ static int render_main(RsRenderArgs* args, RsCluster* cl)
 
     uint64_t pixels = (uint64_t)rd.width * rd.height, total = pixels * rd.spp;
     RsFrameDesc frame = rs_frame_from_scene(&scene, rd.width, rd.height, rd.max_depth, rd.integrator, rd.seed);
+    rs_common_options_frame(opt, &frame);
     RsRendererConfig rc = rs_common_renderer_config(opt);
+    if (rs_common_check_particles(&scene, rd.integrator, a.aovs != 0, a.denoise, &rc))
+        goto done;
     rc.backend.aovs = a.aovs != 0 || a.denoise;
     rc.backend.film_stats = rd.noise_threshold > 0.0f; /* adaptive.h's planes */
     ck.film_planes = rs_film_planes(&rc.backend);

@@ -20,6 +20,7 @@
 
 #include "host/import/scene_loader.h"
 #include "host/io/image_io.h"
+#include "host/render/particle_trace.h"
 #include "host/scene/settings.h"
 #include "host/util/clock.h"
 
@@ -46,6 +47,7 @@ static int restart(RsViewer* v, RsError* err)
     view_scene.camera = cam;
     RsFrameDesc frame = rs_frame_from_scene(&view_scene, v->width, v->height, v->max_depth, v->integrator,
                                             v->options.seed_set ? v->options.seed : v->scene.render.seed);
+    rs_common_options_frame(&v->options, &frame);
     if (rs_renderer_begin(v->renderer, &frame, pixels_of(v) * 4, err))
         return -1;
     v->next_path = 0;
@@ -62,6 +64,11 @@ static int make_renderer(RsViewer* v, RsError* err)
     RsRendererConfig rc = rs_common_renderer_config(&v->options);
     rc.spans_per_device = RS_VIEW_SPANS_PER_DEVICE;
     rc.backend.aovs = 1; /* the denoiser's guides and the layers 'v' shows */
+    rc.backend.particles = 1; /* the integrator key reaches light and sppm */
+    if (rs_integrator_particles(v->integrator) && rc.device_count == 0) {
+        rc.device_count = 1; /* they run on one device (host/render/particle_trace.h) */
+        rc.devices[0] = 0;
+    }
     v->renderer = rs_renderer_create(&v->scene, &rc, err);
     if (!v->renderer)
         return -1;
@@ -87,6 +94,8 @@ int rs_viewer_open(RsViewer* v, const char* scene_path, const RsCommonOptions* o
     v->height = rd.height;
     v->max_depth = rd.max_depth;
     v->integrator = rd.integrator;
+    if (rs_integrator_particles(v->integrator) && rs_particles_check_scene(&v->scene, v->integrator, err))
+        return -1;
     v->spp_limit = options->spp; /* 0 (not given): keep refining */
 
     const RsCameraDesc* c = &v->scene.camera;
@@ -139,7 +148,7 @@ const char* const* rs_viewer_key_help(void)
     static const char* const lines[] = {
         "W A S D Q E    move",          "mouse drag     look around",    "wheel          zoom (shift: speed)",
         "R              reset camera",   "1 - 9          max depth",      "M or Tab       dead-ray strategy",
-        "I              path / whitted", "B / Shift-B    exposure +/-",   "X              auto-exposure",
+        "I              integrator",     "B / Shift-B    exposure +/-",   "X              auto-exposure",
         "N              denoiser",       "V              layer shown",    "Shift-S        adaptive heat map",
         "P              save PNG + HDR", "C              print camera",   "H              HUD on/off",
         "F1 or ?        this list",      "Esc            quit",           NULL};
@@ -197,6 +206,20 @@ int rs_viewer_frame(RsViewer* v, double budget_seconds, RsError* err)
     return 0;
 }
 
+/* The integrator key: path, whitted, light, sppm, path, ...; the particle integrators only for
+ * a scene with a light particles can leave from. A new renderer, since they run on one device. */
+static int next_integrator(RsViewer* v, RsError* err)
+{
+    for (int step = 0; step < 4; ++step) {
+        v->integrator = (v->integrator + 1) % 4;
+        RsError ignored = {{0}};
+        if (!rs_integrator_particles(v->integrator) ||
+            rs_particles_check_scene(&v->scene, v->integrator, &ignored) == 0)
+            break;
+    }
+    return make_renderer(v, err);
+}
+
 static int next_strategy(RsViewer* v, RsError* err)
 {
     RsBackendKind kind = rs_renderer_backend_config(v->renderer)->kind; /* stay on the backend "auto" chose */
@@ -226,7 +249,6 @@ int rs_viewer_key(RsViewer* v, int key, RsError* err)
         v->fov = v->home_fov;
         camera_home = 1;
         break;
-    case 'i': v->integrator = v->integrator == RS_INTEGRATOR_PATH ? RS_INTEGRATOR_WHITTED : RS_INTEGRATOR_PATH; break;
     default:
         moved = 0;
         break;
@@ -246,6 +268,9 @@ int rs_viewer_key(RsViewer* v, int key, RsError* err)
     case '\t':
         v->keys_applied++;
         return next_strategy(v, err) ? -1 : 1;
+    case 'i':
+        v->keys_applied++;
+        return next_integrator(v, err) ? -1 : 1;
     case 'b': v->display.exposure += 0.5f; break;
     case 'B': v->display.exposure -= 0.5f; break;
     case 'x': v->display.auto_exposure = !v->display.auto_exposure; break;

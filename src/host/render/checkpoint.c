@@ -20,7 +20,13 @@ _Static_assert(sizeof(RsCheckpointHeader) == 56, "the checkpoint header has no p
  * header and the settings. */
 #define RS_CHECKPOINT_MAX_BYTES                                                                             \
     (sizeof(RsCheckpointHeader) + (uint64_t)RS_CHECKPOINT_MAX_SETTINGS +                                    \
-     (uint64_t)RS_SCENE_MAX_RESOLUTION * RS_SCENE_MAX_RESOLUTION * RS_FILM_PLANES_AOV * sizeof(RsFloat4))
+     (uint64_t)RS_SCENE_MAX_RESOLUTION * RS_SCENE_MAX_RESOLUTION * (RS_FILM_PLANES_AOV + 2) * sizeof(RsFloat4))
+
+/* 1 or RS_FILM_PLANES_AOV, and either with SPPM's two state planes after them. */
+static int film_planes_known(uint32_t planes)
+{
+    return planes == 1 || planes == RS_FILM_PLANES_AOV || planes == 3 || planes == RS_FILM_PLANES_AOV + 2;
+}
 
 void rs_checkpoint_header_init(RsCheckpointHeader* h)
 {
@@ -113,7 +119,7 @@ int rs_checkpoint_load(const char* path, const RsCheckpointHeader* expect, const
     /* the size first: a damaged width or height must not decide how much memory is taken */
     uint64_t pixels = (uint64_t)got->width * got->height;
     if (got->width == 0 || got->height == 0 || got->width > RS_SCENE_MAX_RESOLUTION ||
-        got->height > RS_SCENE_MAX_RESOLUTION || (got->film_planes != 1 && got->film_planes != RS_FILM_PLANES_AOV) ||
+        got->height > RS_SCENE_MAX_RESOLUTION || !film_planes_known(got->film_planes) ||
         got->settings_bytes > RS_CHECKPOINT_MAX_SETTINGS ||
         size != sizeof *got + got->settings_bytes + pixels * got->film_planes * sizeof(RsFloat4)) {
         rs_error_set(err, "%s: truncated or corrupt (%llu bytes for a %ux%u film of %u planes)", path,

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "host/render/particle_trace.h"
 #include "host/render/renderer_queue.h"
 #include "kernel/film/adaptive.h"
 #include "kernel/film/pixel_order.h"
@@ -167,7 +168,10 @@ static uint32_t span_count_for(const RsRenderer* r, uint64_t planned_paths)
 
 int rs_renderer_begin(RsRenderer* r, const RsFrameDesc* frame, uint64_t planned_paths, RsError* err)
 {
-    if (frame->noise_threshold > 0.0f && r->planes == 1)
+    r->integrator = frame->integrator;
+    if (rs_integrator_particles(frame->integrator) && rs_particles_check_frame(r, frame, err))
+        return -1;
+    if (frame->noise_threshold > 0.0f && rs_film_sppm_plane(&r->config.backend) == 1)
         return rs_error_set(err, "internal error: adaptive sampling needs the AOV film (RsBackendConfig.film_stats)");
     r->width = frame->width;
     r->height = frame->height;
@@ -204,7 +208,7 @@ int rs_renderer_resume(RsRenderer* r, const RsFloat4* film, uint32_t max_samples
     /* An AOV film counts the passes each pixel was visited by in its albedo plane (adaptive.h):
      * where a span stands, though adaptive sampling's stopped pixels hold fewer samples. */
     RsFloat4* visits = NULL;
-    if (r->planes > 1) {
+    if (rs_film_sppm_plane(&r->config.backend) > 1) { /* the AOV planes (SPPM's come after them) */
         visits = malloc(r->pixels * sizeof *visits);
         if (!visits)
             return rs_error_set(err, "out of memory resuming a %ux%u film", r->width, r->height);
@@ -229,6 +233,8 @@ int rs_renderer_resume(RsRenderer* r, const RsFloat4* film, uint32_t max_samples
 
 int rs_renderer_trace(RsRenderer* r, uint64_t global_paths, RsError* err)
 {
+    if (rs_integrator_particles(r->integrator))
+        return rs_particles_trace(r, global_paths, err);
     pthread_mutex_lock(&r->lock);
     for (uint32_t k = 0; k < r->span_count; ++k) {
         RsSpan* s = &r->spans[k];

@@ -105,7 +105,8 @@ static int run_piece(RsDevice* d, uint32_t k)
         }
     }
     uint64_t todo = s.target - s.done;
-    RsPathRange range = {s.first_index, s.pixels, s.done, todo < d->wf.wave_capacity ? todo : d->wf.wave_capacity};
+    RsPathRange range = {s.first_index, s.pixels, s.done, todo < d->wf.wave_capacity ? todo : d->wf.wave_capacity,
+                         RS_PHASE_CAMERA, 0};
     d->wf.stop = r->stop_wave;
     if (status == 0)
         status = rs_wavefront_trace(&d->wf, &range, &d->err);

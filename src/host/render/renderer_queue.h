@@ -40,6 +40,7 @@ struct RsRenderer {
     RsFloat4* film; /* the host's film (several devices only): `planes` planes of `pixels` */
     uint32_t planes; /* rs_film_planes of the devices' configuration */
     uint32_t share_index, share_count; /* this process traces spans k % count == index */
+    uint32_t integrator; /* the frame's (particle integrators trace by passes: particle_trace.c) */
 
     pthread_mutex_t lock;
     pthread_cond_t work;      /* a new trace started, or quit */

@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "host/scene/settings.h"
 #include "host/util/clock.h"
 #include "kernel/film/adaptive.h"
 
@@ -15,6 +16,20 @@ static const char* const stage_names[RS_STAGE_COUNT] = {"generate", "sort",     
                                                         "connect",  "drop_dead", "accumulate"};
 
 const char* rs_stage_name(RsStage s) { return s < RS_STAGE_COUNT ? stage_names[s] : "?"; }
+
+/* SPPM's initial radius: three pixels' footprint at the distance of the scene's centre (one
+ * pixel of an orthographic view: three of them), so that the first passes gather from a few
+ * pixels around each visible point whatever the scene's units. */
+static float sppm_default_radius(const RsScene* scene, const RsCamera* camera, uint32_t height)
+{
+    RsSceneView view = rs_scene_view(scene);
+    RsVec3 centre = rs_scale(rs_add(rs_xyz(view.bounds_lo), rs_xyz(view.bounds_hi)), 0.5f);
+    float pixel = 2.0f * camera->up.w / (float)(height ? height : 1);
+    if (!rs_camera_orthographic(camera))
+        pixel *= rs_length(rs_sub(centre, rs_xyz(camera->eye)));
+    float r = 3.0f * pixel;
+    return r > 0.0f && rs_is_finite(r) ? r : 1e-3f;
+}
 
 RsFrameDesc rs_frame_from_scene(const RsScene* scene, uint32_t width, uint32_t height, uint32_t max_depth,
                                 uint32_t integrator, uint32_t seed)
@@ -31,6 +46,9 @@ RsFrameDesc rs_frame_from_scene(const RsScene* scene, uint32_t width, uint32_t h
     f.sampler = scene->render.sampler;
     f.noise_threshold = scene->render.noise_threshold;
     f.min_spp = scene->render.min_spp;
+    f.photons_per_pass = width * height;
+    f.sppm_radius = sppm_default_radius(scene, &f.camera, height);
+    f.sppm_alpha = RS_SPPM_DEFAULT_ALPHA;
     return f;
 }
 
@@ -147,7 +165,8 @@ int rs_wavefront_trace(RsWavefront* wf, const RsPathRange* range, RsError* err)
 {
     uint64_t readback_before = wf->backend->readback_bytes;
     uint64_t paths = range->paths;
-    RsWaveRange wave = {range->span_first_index, range->span_pixels, range->first_path, 0, RS_PHASE_CAMERA, 0};
+    RsWaveRange wave = {range->span_first_index, range->span_pixels, range->first_path, 0, range->phase,
+                        range->chunk_first_path};
     int stopped = 0;
     wf->paths_traced = 0;
     while (paths > 0 && !stopped) {

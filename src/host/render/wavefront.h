@@ -41,10 +41,14 @@ typedef struct RsWavefront {
 } RsWavefront;
 
 /* Paths [first_path, first_path + paths) of a span of the image, numbered as in
- * kernel_params.h; the whole image is the span {0, width * height}. */
+ * kernel_params.h; the whole image is the span {0, width * height}. A particle range (phase
+ * RS_PHASE_PARTICLES) is one chunk of particles or a part of one that starts at
+ * chunk_first_path, span_pixels being the particles per pass (particle_trace.c). */
 typedef struct RsPathRange {
     uint32_t span_first_index, span_pixels;
     uint64_t first_path, paths;
+    uint32_t phase;            /* RS_PHASE_*; 0: camera paths */
+    uint64_t chunk_first_path; /* particle ranges only */
 } RsPathRange;
 
 #define RS_WAVEFRONT_STOPPED 1

@@ -32,6 +32,10 @@
 #define RS_DEFAULT_MIN_SPP 16
 #define RS_MAX_NOISE_THRESHOLD 1.0
 
+/* SPPM: the fraction of a pass's photons a pixel keeps (Hachisuka & Jensen's alpha; pbrt-v4's
+ * 2/3), and the limits of the options. */
+#define RS_SPPM_DEFAULT_ALPHA (2.0f / 3.0f)
+
 /* Names <-> values of the settings chosen by name; parse returns -1 for an unknown name, and
  * the *_list functions say what is accepted, for error messages.
  *   integrator     "path" / "whitted" / "light" / "sppm"   RS_INTEGRATOR_*

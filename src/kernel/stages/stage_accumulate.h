@@ -12,7 +12,9 @@
  * models and lights are meant to rule out) is dropped, as pbrt-v4 and Cycles do: it still
  * counts as a sample taken (w 1) but adds no radiance and no squares, so one bad sample cannot
  * blacken its pixel for good; kp->nonfinite_paths counts it, an integer sum whose value does
- * not depend on the order the threads add in. The squares plane saturates at FLT_MAX rather
+ * not depend on the order the threads add in. Light tracing's particles add w 1 each to the
+ * pixel of their number (rgb 0: their light arrives through the splat film); SPPM's camera pass
+ * adds its direct light to the SPPM state instead, and its photon pass nothing. The squares plane saturates at FLT_MAX rather
  * than overflow: a legal bright light (radiance up to 1e30) squares beyond float, and the
  * variance layer and adaptive sampling then read a huge variance, not infinity.
  */
@@ -26,6 +28,8 @@
 /* How many accumulate calls a wave needs: one per pixel it touches. */
 RS_FN uint32_t rs_accumulate_count(const RsKernelParams* kp)
 {
+    if (kp->integrator == RS_INTEGRATOR_SPPM && kp->particles.phase == RS_PHASE_PARTICLES)
+        return 0; /* photons deposit into their queue; nothing per path */
     return kp->wave_paths < kp->span_pixels ? kp->wave_paths : kp->span_pixels;
 }
 
@@ -35,6 +39,27 @@ RS_FN RsFloat4 rs_accumulate_radiance(RsFloat4 l)
     if (rs_is_finite3(rs_xyz(l)))
         return l;
     return rs_float4(0.0f, 0.0f, 0.0f, l.w);
+}
+
+/* SPPM's camera pass: the direct light of the pixel's paths into the state's sum (w there is
+ * the photon count N; the film's plane 0 is written by the pass's update, photon_grid.h). */
+RS_FN void rs_accumulate_sppm(const RsKernelParams* kp, uint32_t lane, uint32_t pixel)
+{
+    RsFloat4 sum = kp->sppm_state[pixel];
+    uint32_t dropped = 0;
+    for (uint32_t slot = lane; slot < kp->wave_paths; slot += kp->span_pixels) {
+        RsFloat4 l = kp->path_radiance[slot];
+        if (!(rs_is_finite3(rs_xyz(l)))) {
+            l = rs_accumulate_radiance(l);
+            dropped++;
+        }
+        sum.x += l.x;
+        sum.y += l.y;
+        sum.z += l.z;
+    }
+    kp->sppm_state[pixel] = sum;
+    if (dropped && kp->nonfinite_paths)
+        rs_atomic_add_u64(kp->nonfinite_paths, dropped);
 }
 
 /* Adaptive sampling without AOVs (RsBackendConfig.film_stats): only what adaptive.h reads, the
@@ -61,6 +86,10 @@ RS_FN void rs_stage_accumulate(const RsKernelParams* kp, uint32_t lane)
 {
     uint32_t span_pixels = kp->span_pixels;
     uint32_t pixel = rs_pixel_of_index(rs_span_index(kp, kp->wave_first_path + lane), kp->width, kp->height);
+    if (kp->integrator == RS_INTEGRATOR_SPPM) {
+        rs_accumulate_sppm(kp, lane, pixel);
+        return;
+    }
     RsFloat4 sum = kp->film[pixel];
     uint32_t dropped = 0;
     for (uint32_t slot = lane; slot < kp->wave_paths; slot += span_pixels) {

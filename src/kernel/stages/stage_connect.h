@@ -3,7 +3,9 @@
  * Shared header (gcc C11, g++, nvcc); wrapped by the CPU backend and cuda/stages/kernel_connect.cu.
  * Any-hit traversal, stopping at the first hit; an unblocked ray adds its contribution to its
  * path's radiance. One shadow ray per path and bounce, so no two entries of the queue write the
- * same accumulator. `stack` as in stage_extend.h.
+ * same accumulator. `stack` as in stage_extend.h. Light tracing's shadow rays are camera
+ * connections (stage_particle.h): an unblocked one goes to the splat film (film/splat.h) with
+ * its pixel and order key.
  */
 #ifndef RS_KERNEL_STAGE_CONNECT_H
 #define RS_KERNEL_STAGE_CONNECT_H
@@ -23,6 +25,11 @@ RS_FN void rs_stage_connect_with(const RsKernelParams* kp, uint32_t index, uint3
         return;
     }
     RsFloat4 c = kp->shadows.contribution[index];
+    if (kp->integrator == RS_INTEGRATOR_LIGHT) { /* a camera connection: a pixel no path owns */
+        RsUint4 t = kp->shadows.target[index];
+        rs_splat_add(kp->splats, t.x, t.y, rs_xyz(c));
+        return;
+    }
     uint32_t slot = rs_float_as_uint(c.w);
     RsFloat4 sum = kp->path_radiance[slot];
     kp->path_radiance[slot] = rs_float4(sum.x + c.x, sum.y + c.y, sum.z + c.z, sum.w);

@@ -7,6 +7,7 @@
  * visits the pixels in 8x4 tiles (pixel_order.h). With adaptive sampling, a path of a pixel that
  * has stopped (adaptive.h) is dead from the start: it gets zero radiance and a sample weight
  * of 0 (path_radiance.w), and the return value 0 tells the dead-ray strategy to drop it.
+ * A particle wave (light tracing, SPPM's photon pass) starts its particles in stage_particle.h.
  */
 #ifndef RS_KERNEL_STAGE_GENERATE_H
 #define RS_KERNEL_STAGE_GENERATE_H
@@ -15,11 +16,14 @@
 #include "kernel/film/aov.h"
 #include "kernel/film/pixel_order.h"
 #include "kernel/sampling/sampler.h"
+#include "kernel/stages/stage_particle.h"
 #include "kernel/state/kernel_params.h"
 
 /* Returns 1 when the path is alive, 0 when its pixel has stopped. */
 RS_FN int rs_stage_generate(const RsKernelParams* kp, uint32_t slot)
 {
+    if (kp->particles.phase == RS_PHASE_PARTICLES) /* light tracing, SPPM's photons: stage_particle.h */
+        return rs_stage_generate_particle(kp, slot);
     uint64_t l = kp->wave_first_path + slot;
     uint32_t pixel = rs_pixel_of_index(rs_span_index(kp, l), kp->width, kp->height);
     uint32_t sample = (uint32_t)(l / kp->span_pixels);

@@ -36,6 +36,12 @@
  * whitted integrator: NEE at every surface with a non-delta lobe; only delta lobes (mirrors,
  * smooth metal, glass and coats) continue the path, and every light reached by a specular
  * chain counts fully. Rough materials therefore show direct light only under whitted.
+ * sppm integrator, camera pass: whitted's camera path (direct light by NEE and through specular
+ * chains), which ends at its first vertex with a non-delta lobe: the pixel's visible point,
+ * stored for the photon pass's gather (particle/photon.h). A delta lobe of that material (a
+ * smooth plastic's coat) is not followed: SPPM sees such a surface without its coat's
+ * reflection (one visible point per pixel and pass, as pbrt-v4's SPPM).
+ * Particle waves (light tracing, SPPM's photon pass) are shaded by stage_particle.h.
  */
 #ifndef RS_KERNEL_STAGE_SHADE_H
 #define RS_KERNEL_STAGE_SHADE_H
@@ -45,6 +51,7 @@
 #include "kernel/light/light.h"
 #include "kernel/sampling/sampler.h"
 #include "kernel/stages/shade_surface.h"
+#include "kernel/stages/stage_particle.h"
 #include "kernel/state/kernel_params.h"
 
 enum {
@@ -98,8 +105,20 @@ RS_FN int rs_shade_next_event(const RsKernelParams* kp, const RsMaterial* mat, c
     return 1;
 }
 
+/* SPPM's camera pass: the pixel's visible point is where this ray landed. */
+RS_FN void rs_sppm_store_visible_point(const RsKernelParams* kp, uint32_t pixel, RsFloat4 origin4, RsFloat4 dir4,
+                                       RsFloat4 hit4, uint32_t instance, RsVec3 throughput)
+{
+    kp->visible.origin[pixel] = rs_pack(rs_xyz(origin4), rs_uint_as_float(instance));
+    kp->visible.direction[pixel] = rs_pack(rs_xyz(dir4), 0.0f);
+    kp->visible.hit[pixel] = hit4;
+    kp->visible.weight[pixel] = rs_pack(throughput, 0.0f);
+}
+
 RS_FN uint32_t rs_stage_shade(const RsKernelParams* kp, uint32_t row, RsShadowRow* shadow)
 {
+    if (kp->particles.phase == RS_PHASE_PARTICLES)
+        return rs_stage_shade_particle(kp, row, shadow);
     const RsSceneView* scene = &kp->scene;
     RsFloat4 origin4 = kp->rays.origin[row];
     RsFloat4 dir4 = kp->rays.direction[row];
@@ -147,6 +166,11 @@ RS_FN uint32_t rs_stage_shade(const RsKernelParams* kp, uint32_t row, RsShadowRo
     if (rs_bsdf_has_density(mat) && rs_shade_next_event(kp, mat, &sp, ns, wo, throughput, &ps, depth, is_path, slot, hit_instance,
                                                     shadow))
         result |= RS_SHADE_SHADOW;
+
+    if (kp->integrator == RS_INTEGRATOR_SPPM && rs_bsdf_has_density(mat)) {
+        rs_sppm_store_visible_point(kp, path.y, origin4, dir4, hit4, hit_instance, throughput);
+        return result;
+    }
 
     /* Whitted ends where next-event estimation was possible: only a delta (specular) lobe goes
      * on. A material with both kinds (smooth plastic) picks a lobe first. */

@@ -21,6 +21,7 @@
 #include "host/backend/cpu/cpu_backend.h"
 #include "host/backend/cpu/deadray_cpu.h"
 #include "host/backend/cpu/film_cpu.h"
+#include "host/backend/cpu/particles_cpu.h"
 #include "host/util/array.h"
 #include "kernel/film/adaptive.h"
 #include "kernel/stages/ray_sort.h"
@@ -61,7 +62,8 @@ static void free_shadows(RsShadowStateSoA* s)
     memset(s, 0, sizeof *s);
 }
 
-static int alloc_shadows(RsShadowStateSoA* s, uint32_t n, int instances)
+/* `particles`: the target lane too (a backend that may trace particles). */
+static int alloc_shadows(RsShadowStateSoA* s, uint32_t n, int instances, int particles)
 {
     memset(s, 0, sizeof *s);
     int ok = 1;
@@ -70,6 +72,8 @@ static int alloc_shadows(RsShadowStateSoA* s, uint32_t n, int instances)
 #undef RS_ALLOC
     if (instances)
         ok &= (s->instance = rs_alloc_aligned(n, sizeof(RsUint4), 64)) != NULL;
+    if (particles)
+        ok &= (s->target = rs_alloc_aligned(n, sizeof(RsUint4), 64)) != NULL;
     return ok ? 0 : -1;
 }
 
@@ -105,7 +109,8 @@ static int alloc_wave(RsCpuBackend* b, uint32_t n, RsError* err)
     RsDeadRay d = b->base.config.deadray;
     int compaction = rs_deadray_is_compaction(d);
     int inst = b->base.config.instances;
-    int ok = alloc_rays(&b->rays[0], n, inst) == 0 && alloc_shadows(&b->shadows, n, inst) == 0;
+    int ok = alloc_rays(&b->rays[0], n, inst) == 0 &&
+             alloc_shadows(&b->shadows, n, inst, b->base.config.particles) == 0;
     ok = ok && (b->path_radiance = rs_alloc_aligned(n, sizeof(RsFloat4), 64)) != NULL;
     for (int i = 0; i < 3 && b->base.config.aovs; ++i)
         ok = ok && (b->path_aov[i] = rs_alloc_aligned(n, sizeof(RsFloat4), 64)) != NULL;
@@ -281,6 +286,7 @@ static void cpu_destroy(RsBackend* base)
 {
     RsCpuBackend* b = rs_cpu_of(base);
     free_wave(b);
+    rs_cpu_particles_free(b);
     free(b->film);
     free(b->image);
     rs_denoise_scratch_free(&b->denoise);
@@ -326,6 +332,8 @@ static int cpu_set_frame(RsBackend* base, const RsFrameDesc* f, uint32_t wave_ca
     memset(b->film, 0, planes * pixels * sizeof(RsFloat4));
     b->kp.film = b->film;
     rs_kernel_params_set_frame(&b->kp, f);
+    if (rs_cpu_particles_set_frame(b, f, err))
+        return -1;
     b->nonfinite_paths = 0;
     b->kp.nonfinite_paths = &b->nonfinite_paths;
     b->kp.wave_paths = 0;
@@ -343,6 +351,8 @@ static int cpu_generate(RsBackend* base, const RsWaveRange* wave, RsError* err)
     b->kp.span_pixels = wave->span_pixels;
     b->kp.wave_first_path = wave->first_path;
     b->kp.wave_paths = paths;
+    b->kp.particles.phase = wave->phase;
+    b->kp.particles.chunk_first_path = wave->chunk_first_path;
     rs_cpu_deadray_reset(b, paths);
     run_dense(b, generate_one, paths, RS_CPU_MIN_PIXELS_PER_WORKER);
     if (b->kp.noise_threshold > 0.0f)
@@ -485,6 +495,8 @@ static const RsBackendOps cpu_ops = {
     .take_stage_times = NULL, /* every call is synchronous: the bounce loop times them */
     .bytes_per_path = cpu_bytes_per_path,
     .read_nonfinite = cpu_read_nonfinite,
+    .particle_resolve = rs_cpu_particle_resolve,
+    .sppm_update = rs_cpu_sppm_update,
 };
 
 /* Paths per wave: enough to keep every worker busy and amortise the fork-join steps, small

@@ -15,6 +15,8 @@
 
 #include "host/backend/backend.h"
 #include "host/backend/cpu/denoise_cpu.h"
+#include "host/backend/cpu/splat_cpu.h"
+#include "host/backend/cpu/sppm_cpu.h"
 #include "host/util/thread_pool.h"
 
 #define RS_CPU_BATCH 32u
@@ -26,6 +28,20 @@
 #define RS_CPU_MIN_RAYS_PER_WORKER 64u
 #define RS_CPU_MIN_PIXELS_PER_WORKER 2048u
 #define RS_CPU_MIN_ENTRIES_PER_WORKER 8192u
+
+/* The particle integrators' buffers (particles_cpu.c): a frame of light tracing holds the
+ * splat queue, one of SPPM the photon queue, the visible points and the pass's sums. */
+typedef struct RsCpuParticles {
+    RsSplat* splats;
+    RsPhoton* photons;
+    RsFloat4* visible[4]; /* RsVisiblePoints: origin, direction, hit, weight */
+    RsFloat4* sppm_pass;
+    uint64_t count;       /* the queue's appends (kp.splats.count or kp.photons.count) */
+    uint32_t capacity, pixels;
+    int sppm;
+    RsSplatCpuScratch splat_scratch;
+    RsSppmCpuScratch sppm_scratch;
+} RsCpuParticles;
 
 typedef struct RsCpuBackend {
     RsBackend base;
@@ -56,6 +72,7 @@ typedef struct RsCpuBackend {
     atomic_uint shadow_count;
     atomic_uint next_batch; /* persistent threads' work counter */
     atomic_uint out_cursor; /* compact-warp's output offset */
+    RsCpuParticles particles;
 } RsCpuBackend;
 
 /* The backend an RsBackend of the CPU's ops is (its first member). */
