@@ -205,12 +205,10 @@ int rs_cuda_backend_particle_resolve(RsBackend* base, RsError* err)
         RS_CUDA(&b->ctx, rs_launch_sppm_resolve(&b->kp, &b->particles.sppm_scratch, &photons, b->stream));
         if (mark_end(b))
             return -1;
-        if (photons > b->kp.photons.capacity) {
-            /* nothing was gathered; the queue starts the next chunk empty whatever resolve did */
-            RS_CUDA(&b->ctx, cudaMemsetAsync(b->kp.photons.count, 0, sizeof(uint64_t), b->stream));
+        /* resolve has emptied the queue either way; on overflow it gathered nothing (the CPU's words) */
+        if (photons > b->kp.photons.capacity)
             return rs_error_set(err, "photon queue overflow: %llu photons for a capacity of %u",
                                 (unsigned long long)photons, b->kp.photons.capacity);
-        }
         return 0;
     }
     return rs_error_set(err, "internal error: particle_resolve with the %s integrator",
