@@ -39,6 +39,7 @@ static void cuda_destroy(RsBackend* base)
     RsCudaBackend* b = cuda_backend(base);
     cudaSetDevice(b->device); /* frees below are on this instance's device; a failure leaves nothing to free */
     rs_cuda_backend_free_wave(b);
+    rs_cuda_backend_free_particles(b);
     cudaFree(b->film);
     cudaFree(b->image);
     rs_denoise_scratch_gpu_free(&b->denoise);
@@ -103,6 +104,8 @@ static const RsBackendOps cuda_ops = {
     /* .take_stage_times = */ rs_cuda_backend_take_stage_times,
     /* .bytes_per_path = */ cuda_bytes_per_path,
     /* .read_nonfinite = */ rs_cuda_backend_read_nonfinite,
+    /* .particle_resolve = */ rs_cuda_backend_particle_resolve,
+    /* .sppm_update = */ rs_cuda_backend_sppm_update,
 };
 
 static int live_mode(RsDeadRay d)

@@ -5,7 +5,8 @@
  * Internal to cuda/backend/ (nvcc). The parts: backend_cuda.cu (ops table, create, destroy,
  * finish), scene_upload.cu (set_scene), wave_frame.cu (wave buffers, set_frame), stage_ops.cu
  * (one launch per stage of the bounce loop), stage_timing.cu (timing events), film_ops.cu
- * (film, image, display) and device_query.cu (what the program asks before it makes a backend).
+ * (film, image, display), particle_ops.cu (the particle integrators' queues, resolve and SPPM
+ * update) and device_query.cu (what the program asks before it makes a backend).
  */
 #ifndef RS_CUDA_CUDA_BACKEND_CUH
 #define RS_CUDA_CUDA_BACKEND_CUH
@@ -18,6 +19,8 @@
 #include "cuda/deadray/deadray_compact.cuh"
 #include "cuda/post/denoise.cuh"
 #include "cuda/post/display.cuh"
+#include "cuda/post/splat.cuh"
+#include "cuda/post/sppm.cuh"
 #include "cuda/stages/kernels.cuh"
 #include "cuda/stages/ray_sort.cuh"
 
@@ -26,6 +29,18 @@ extern "C" {
 }
 
 #define RS_TIMING_MARKS 128
+
+/* The particle integrators' buffers (config.particles; particle_ops.cu says who gets what). */
+typedef struct RsCudaParticles {
+    RsSplatQueue splats;  /* light tracing: device entries and count */
+    RsSplatScratch splat_scratch;
+    RsPhotonQueue photons; /* SPPM's photon pass */
+    RsSppmScratch sppm_scratch;
+    uint32_t sppm_scratch_photons, sppm_scratch_pixels; /* what sppm_scratch was sized for */
+    RsVisiblePoints visible; /* SPPM: sppm_pixels entries each */
+    RsFloat4* sppm_pass;
+    uint32_t sppm_pixels;
+} RsCudaParticles;
 
 typedef struct RsCudaBackend {
     RsBackend base;
@@ -64,6 +79,7 @@ typedef struct RsCudaBackend {
     uint32_t span_staging_capacity;
     cudaEvent_t counts_ready; /* recorded after drop_dead's counter copy */
     RsGridCache grids;        /* persistent grid sizes on this device */
+    RsCudaParticles particles;
     uint32_t paths;          /* rows of the current wave */
     uint32_t live;           /* rays alive entering the current bounce */
 
@@ -131,6 +147,13 @@ void rs_cuda_backend_free_scene(RsCudaBackend* b); /* destroy's part: no checks,
 /* wave_frame.cu */
 int rs_cuda_backend_set_frame(RsBackend* base, const RsFrameDesc* f, uint32_t wave_capacity, RsError* err);
 void rs_cuda_backend_free_wave(RsCudaBackend* b);
+
+/* particle_ops.cu: set_frame's part (after the film and rs_kernel_params_set_frame) points kp
+ * at the queues the frame's integrator uses, sized and cleared */
+int rs_cuda_backend_set_frame_particles(RsCudaBackend* b, const RsFrameDesc* f);
+void rs_cuda_backend_free_particles(RsCudaBackend* b);
+int rs_cuda_backend_particle_resolve(RsBackend* base, RsError* err);
+int rs_cuda_backend_sppm_update(RsBackend* base, RsError* err);
 
 /* stage_ops.cu */
 int rs_cuda_backend_generate(RsBackend* base, const RsWaveRange* wave, RsError* err);

@@ -28,7 +28,7 @@ void rs_cuda_free_rays(RsRayStateSoA* s)
     memset(s, 0, sizeof *s);
 }
 
-cudaError_t rs_cuda_alloc_shadows(RsShadowStateSoA* s, uint32_t n, int instances)
+cudaError_t rs_cuda_alloc_shadows(RsShadowStateSoA* s, uint32_t n, int instances, int targets)
 {
     memset(s, 0, sizeof *s);
     cudaError_t e = cudaSuccess;
@@ -38,6 +38,8 @@ cudaError_t rs_cuda_alloc_shadows(RsShadowStateSoA* s, uint32_t n, int instances
     RS_SHADOW_STATE_CORE_FIELDS(RS_ALLOC)
     if (instances)
         RS_ALLOC(RsUint4, instance, "")
+    if (targets)
+        RS_ALLOC(RsUint4, target, "")
 #undef RS_ALLOC
     if (e != cudaSuccess)
         rs_cuda_free_shadows(s);

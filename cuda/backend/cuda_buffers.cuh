@@ -9,10 +9,12 @@
 
 #include "kernel/state/ray_state.h"
 
-/* `instances`: the instance lane too (a scene with instances; ray_state_fields.h). */
+/* `instances`: the instance lane too (a scene with instances; ray_state_fields.h). `targets`:
+ * the shadow queue's target lane too (a backend that may trace particles: rs_shadow_store
+ * stores it wherever it is allocated; shadow_state_fields.h). */
 cudaError_t rs_cuda_alloc_rays(RsRayStateSoA* s, uint32_t n, int instances);
 void rs_cuda_free_rays(RsRayStateSoA* s);
-cudaError_t rs_cuda_alloc_shadows(RsShadowStateSoA* s, uint32_t n, int instances);
+cudaError_t rs_cuda_alloc_shadows(RsShadowStateSoA* s, uint32_t n, int instances, int targets);
 void rs_cuda_free_shadows(RsShadowStateSoA* s);
 
 /* Payload compaction: rows index[k] of src move to row k of dst, and index[k] becomes k. */

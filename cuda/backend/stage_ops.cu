@@ -23,6 +23,9 @@ int rs_cuda_backend_generate(RsBackend* base, const RsWaveRange* wave, RsError* 
     b->kp.span_pixels = wave->span_pixels;
     b->kp.wave_first_path = wave->first_path;
     b->kp.wave_paths = paths;
+    /* a particle wave lies in one chunk; kp.particles.per_pass came with set_frame */
+    b->kp.particles.phase = wave->phase;
+    b->kp.particles.chunk_first_path = wave->chunk_first_path;
     b->paths = b->live = paths;
     if (mark_begin(b, RS_STAGE_GENERATE))
         return -1;

@@ -35,7 +35,7 @@ static int alloc_wave(RsCudaBackend* b, uint32_t n)
     RsCudaContext* c = &b->ctx;
     size_t words = n / 32 + 1;
     RS_CUDA(c, rs_cuda_alloc_rays(&b->rays[0], n, b->base.config.instances));
-    RS_CUDA(c, rs_cuda_alloc_shadows(&b->shadows, n, b->base.config.instances));
+    RS_CUDA(c, rs_cuda_alloc_shadows(&b->shadows, n, b->base.config.instances, b->base.config.particles));
     RS_CUDA(c, cudaMalloc((void**)&b->path_radiance, (size_t)n * sizeof(RsFloat4)));
     for (int i = 0; i < 3 && b->base.config.aovs; ++i)
         RS_CUDA(c, cudaMalloc((void**)&b->path_aov[i], (size_t)n * sizeof(RsFloat4)));
@@ -102,5 +102,5 @@ int rs_cuda_backend_set_frame(RsBackend* base, const RsFrameDesc* f, uint32_t wa
     b->kp.shadows = b->shadows;
     b->kp.rays = b->rays[0];
     b->ctx.pixels = pixels;
-    return 0;
+    return rs_cuda_backend_set_frame_particles(b, f);
 }

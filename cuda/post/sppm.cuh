@@ -17,6 +17,9 @@
 /* Sized for a photon capacity and a pixel count, reused by every chunk. */
 typedef struct RsSppmScratch {
     void* state; /* owned by sppm.cu */
+    uint32_t table_bits; /* 0 (what alloc sets): the photon grid's table from the photon count;
+                            else 2^table_bits buckets, at most the capacity's (tests force tiny
+                            tables with it) */
 } RsSppmScratch;
 
 cudaError_t rs_sppm_scratch_alloc(RsSppmScratch* s, uint32_t photon_capacity, uint32_t pixels);

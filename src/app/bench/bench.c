@@ -45,7 +45,7 @@ typedef struct BenchOptions {
     uint32_t depths[MAX_DEPTHS];
     int depth_count;
     int deadray[RS_DEADRAY_COUNT]; /* selected strategies */
-    int integrators[2];            /* path, whitted */
+    int integrators[4];            /* indexed by RS_INTEGRATOR_*: path, whitted, light, sppm */
     uint32_t frames, warmup;
     int warmup_set;
     int denoise; /* also time the denoiser on each timed frame's film */
@@ -63,6 +63,7 @@ typedef struct BenchResult {
     RsTraceStats per_frame; /* totals over the timed frames divided by the frame count */
     double stage_ms[RS_STAGE_COUNT];
     double denoise_ms; /* median; -1 without --denoise */
+    double particles_per_frame; /* light: particles, sppm: photons traced per frame; 0 for the others */
 } BenchResult;
 
 static void bench_usage(FILE* f)
@@ -77,7 +78,10 @@ static void bench_usage(FILE* f)
             "  --scenes A.json,B.json  scenes to run (default: the suite above)\n"
             "  --depths LIST           e.g. 1..8 or 1,2,4,8 (default 1..8)\n"
             "  --deadray all|LIST      strategies, comma-separated (default all the backend has)\n"
-            "  --integrator NAME       path | whitted | both (default both)\n"
+            "  --integrator NAME       path | whitted | both | light | sppm | all (default both: path\n"
+            "                          and whitted); light and sppm time passes (--spp passes a frame)\n"
+            "                          on one device and print particles (photons) per second\n"
+            "  --photons N             sppm: photons per pass (default: the pixel count)\n"
             "  --frames N              timed frames per configuration (default 30 on CUDA, 3 on CPU)\n"
             "  --warmup N              untimed frames first (default 5 on CUDA, 1 on CPU)\n"
             "  --denoise               also time the denoiser on every timed frame (the film then\n"
@@ -137,15 +141,17 @@ static int parse_bench_args(int argc, char** argv, BenchOptions* o, char* scene_
             bench_usage(stdout);
             exit(RS_EXIT_OK);
         } else if ((v = rs_cli_value(argc, argv, &i, "--integrator", NULL, &missing))) {
-            /* bench takes "both" besides the single names */
-            int both = strcmp(v, "both") == 0;
+            /* bench takes "both" (path and whitted) and "all" besides the single names */
+            int all = strcmp(v, "all") == 0, both = all || strcmp(v, "both") == 0;
             uint32_t one = 0;
             if (!both && rs_integrator_parse(v, &one)) {
-                rs_cli_error("--integrator: expected path, whitted or both, got '%s'", v);
+                rs_cli_error("--integrator: expected path, whitted, both, light, sppm or all, got '%s'", v);
                 return -1;
             }
-            o->integrators[0] = both || one == RS_INTEGRATOR_PATH;
-            o->integrators[1] = both || one == RS_INTEGRATOR_WHITTED;
+            o->integrators[RS_INTEGRATOR_PATH] = both || one == RS_INTEGRATOR_PATH;
+            o->integrators[RS_INTEGRATOR_WHITTED] = both || one == RS_INTEGRATOR_WHITTED;
+            o->integrators[RS_INTEGRATOR_LIGHT] = all || (!both && one == RS_INTEGRATOR_LIGHT);
+            o->integrators[RS_INTEGRATOR_SPPM] = all || (!both && one == RS_INTEGRATOR_SPPM);
         } else if ((v = rs_cli_value(argc, argv, &i, "--deadray", NULL, &missing))) {
             /* bench takes "all" and lists besides a single name */
             memset(o->deadray, 0, sizeof o->deadray);
@@ -231,6 +237,10 @@ static int run_config(RsRenderer* renderer, const RsScene* scene, const RsRender
 {
     uint64_t pixels = (uint64_t)rd->width * rd->height, frame_paths = pixels * rd->spp;
     RsFrameDesc frame = rs_frame_from_scene(scene, rd->width, rd->height, rd->max_depth, rd->integrator, rd->seed);
+    rs_common_options_frame(&o->common, &frame);
+    r->particles_per_frame = rd->integrator == RS_INTEGRATOR_SPPM   ? (double)frame.photons_per_pass * rd->spp
+                             : rd->integrator == RS_INTEGRATOR_LIGHT ? (double)pixels * rd->spp
+                                                                     : 0.0;
     if (rs_renderer_begin(renderer, &frame, frame_paths, err))
         return -1;
     double* times = malloc(2 * o->frames * sizeof *times);
@@ -356,7 +366,7 @@ int rs_cmd_bench(int argc, char** argv)
     BenchOptions o;
     memset(&o, 0, sizeof o);
     rs_common_options_init(&o.common);
-    o.integrators[0] = o.integrators[1] = 1;
+    o.integrators[RS_INTEGRATOR_PATH] = o.integrators[RS_INTEGRATOR_WHITTED] = 1;
     for (int d = 0; d < RS_DEADRAY_COUNT; ++d)
         o.deadray[d] = 1;
     char scene_storage[4096];
@@ -379,6 +389,7 @@ int rs_cmd_bench(int argc, char** argv)
     RsRendererConfig all_devices = rs_common_renderer_config(&o.common);
     all_devices.backend.time_stages = 1;
     all_devices.backend.aovs = o.denoise;
+    all_devices.backend.particles = o.integrators[RS_INTEGRATOR_LIGHT] || o.integrators[RS_INTEGRATOR_SPPM];
     int device_ids[RS_MAX_DEVICES], device_total = 0;
     if (rs_renderer_resolve_devices(&all_devices, device_ids, &device_total, &err)) {
         rs_cli_error("%s", err.message);
@@ -405,7 +416,7 @@ int rs_cmd_bench(int argc, char** argv)
                          "stopping now; the configurations measured will still be written (a third interrupt quits "
                          "without writing)");
     int clash = 0;
-    size_t capacity = (size_t)o.scene_count * 2 * RS_DEADRAY_COUNT * o.depth_count * (size_t)device_total;
+    size_t capacity = (size_t)o.scene_count * 4 * RS_DEADRAY_COUNT * o.depth_count * (size_t)device_total;
     BenchResult* results = calloc(capacity ? capacity : 1, sizeof *results);
     int count = 0, status = RS_EXIT_OK;
     for (int si = 0; si < o.scene_count && status == RS_EXIT_OK && !rs_interrupt_count(); ++si) {
@@ -446,8 +457,9 @@ int rs_cmd_bench(int argc, char** argv)
                 }
                 rs_bench_meta_device(&meta, renderer);
                 rs_renderer_set_stop(renderer, NULL, rs_interrupt_stop_flag());
-                for (int ii = 0; ii < 2 && status == RS_EXIT_OK; ++ii) {
-                    if (!o.integrators[ii])
+                for (int ii = 0; ii < 4 && status == RS_EXIT_OK; ++ii) {
+                    /* the particle integrators run on one device (host/render/particle_trace.h) */
+                    if (!o.integrators[ii] || (rs_integrator_particles((uint32_t)ii) && used > 1))
                         continue;
                     for (int k = 0; k < o.depth_count && !rs_interrupt_count(); ++k) {
                         RsRenderDesc rd = scene.render;
@@ -480,6 +492,13 @@ int rs_cmd_bench(int argc, char** argv)
                                     o.scenes[si], rs_integrator_name((uint32_t)ii), rs_deadray_name((RsDeadRay)d),
                                     o.depths[k], r->devices, r->devices == 1 ? "" : "s", r->ms_median,
                                     1000.0 / r->ms_median);
+                        if (r->particles_per_frame > 0.0)
+                            printf("%s, %s, %s, depth %u: %.1f M %s/s, %.2f passes/s (%.3g per pass, median of "
+                                   "%u frames of %u passes)\n",
+                                   o.scenes[si], rs_integrator_name((uint32_t)ii), rs_deadray_name((RsDeadRay)d),
+                                   o.depths[k], r->particles_per_frame / r->ms_median * 1e-3,
+                                   ii == RS_INTEGRATOR_SPPM ? "photons" : "particles", spp * 1000.0 / r->ms_median,
+                                   r->particles_per_frame / spp, o.frames, spp);
                         if (o.denoise)
                             printf("%s, %s, %s, depth %u: denoise %ux%u: %.3f ms (median of %u)\n", o.scenes[si],
                                    rs_integrator_name((uint32_t)ii), rs_deadray_name((RsDeadRay)d), o.depths[k],
@@ -490,7 +509,7 @@ int rs_cmd_bench(int argc, char** argv)
                 rs_renderer_destroy(renderer);
             }
         }
-        for (int ii = 0; ii < 2; ++ii) {
+        for (int ii = 0; ii < 4; ++ii) {
             if (!o.integrators[ii] || status != RS_EXIT_OK)
                 continue;
             print_table(results, count, &o, o.scenes[si], (uint32_t)ii);

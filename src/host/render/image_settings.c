@@ -106,6 +106,14 @@ int rs_image_settings_describe(RsImageSettings* s, const RsScene* scene, const R
     float_text(frame->noise_threshold, threshold, sizeof threshold);
     ADD(RS_SETTING_IMAGE, "noise_threshold", "%s", threshold);
     ADD(RS_SETTING_IMAGE, "min_spp", "%u", frame->min_spp);
+    if (frame->integrator == RS_INTEGRATOR_SPPM) { /* what only SPPM's image depends on */
+        char radius[32], alpha[32];
+        float_text(frame->sppm_radius, radius, sizeof radius);
+        float_text(frame->sppm_alpha, alpha, sizeof alpha);
+        ADD(RS_SETTING_IMAGE, "photons_per_pass", "%u", frame->photons_per_pass);
+        ADD(RS_SETTING_IMAGE, "sppm_radius", "%s", radius);
+        ADD(RS_SETTING_IMAGE, "sppm_alpha", "%s", alpha);
+    }
     ADD(RS_SETTING_ROUNDING, "backend", "%s", backend);
     ADD(RS_SETTING_ROUNDING, "accel", "%s", rs_accel_name(scene->accel_options.kind));
     ADD(RS_SETTING_ROUNDING, "spatial_splits", "%s", scene->accel_options.spatial_splits ? "on" : "off");

@@ -171,7 +171,7 @@ int rs_renderer_begin(RsRenderer* r, const RsFrameDesc* frame, uint64_t planned_
     r->integrator = frame->integrator;
     if (rs_integrator_particles(frame->integrator) && rs_particles_check_frame(r, frame, err))
         return -1;
-    if (frame->noise_threshold > 0.0f && r->planes == 1)
+    if (frame->noise_threshold > 0.0f && rs_film_sppm_plane(&r->config.backend) == 1)
         return rs_error_set(err, "internal error: adaptive sampling needs the AOV film (RsBackendConfig.film_stats)");
     r->width = frame->width;
     r->height = frame->height;
@@ -208,7 +208,7 @@ int rs_renderer_resume(RsRenderer* r, const RsFloat4* film, uint32_t max_samples
     /* An AOV film counts the passes each pixel was visited by in its albedo plane (adaptive.h):
      * where a span stands, though adaptive sampling's stopped pixels hold fewer samples. */
     RsFloat4* visits = NULL;
-    if (r->planes > 1) {
+    if (rs_film_sppm_plane(&r->config.backend) > 1) { /* the AOV planes (SPPM's come after them) */
         visits = malloc(r->pixels * sizeof *visits);
         if (!visits)
             return rs_error_set(err, "out of memory resuming a %ux%u film", r->width, r->height);

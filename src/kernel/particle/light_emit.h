@@ -16,8 +16,8 @@
  *                     sphere, seen along it: E x pi r^2 / P (pbrt-v4's DistantLight);
  *   environment       a direction towards the sky as NEE draws it (the map's density or the
  *                     sphere), a point on the bounding disc across it: L x pi r^2 / (p(w) P).
- * The emission vertex of a light with a position (all but the last two) can be connected to
- * the camera, which is how light tracing draws the lights themselves: `vertex` describes it.
+ * The emission vertex of an emitting surface can be connected to the camera, which is how light
+ * tracing draws those lights themselves: `has_vertex`, `point` and `vertex_weight` describe it.
  */
 #ifndef RS_KERNEL_LIGHT_EMIT_H
 #define RS_KERNEL_LIGHT_EMIT_H
@@ -31,7 +31,9 @@ typedef struct RsEmission {
     uint32_t skip;        /* the primitive the first ray leaves (RS_NO_HIT: none) */
     uint32_t instance;    /* the instance the first ray leaves (RS_NO_HIT: world) */
     /* the emission vertex, for the camera connection */
-    int has_vertex;       /* a light with a position (not directional, not the environment) */
+    int has_vertex;       /* an emitting surface: a point the camera can see. Point and spot lights
+                             are not seen directly, as the path tracer cannot hit them (pbrt-v4
+                             and Mitsuba 3 show them as black too) */
     RsSurfacePoint point; /* the vertex; point.n is 0 for point and spot lights */
     float b1, b2;         /* its barycentrics on a triangle (the emission texture's lookup) */
     uint32_t light;       /* its light-table entry */
@@ -145,9 +147,7 @@ RS_FN int rs_light_emit(const RsSceneView* s, float u_pick, float u1, float u2, 
             dir_pdf = RS_INV_4PI;
         }
         e->origin = rs_xyz(l->a);
-        e->has_vertex = 1;
-        e->point.p = e->origin;
-        e->vertex_weight = 1.0f / pick;
+        e->point.p = e->origin; /* no vertex to connect: see has_vertex */
         float falloff = type == RS_POINT_LIGHT_SPOT ? rs_spot_falloff(l, e->dir) : 1.0f;
         e->weight = rs_scale(rs_xyz(l->b), falloff / (dir_pdf * pick));
         return !rs_is_black(e->weight) && rs_is_finite(dir_pdf);

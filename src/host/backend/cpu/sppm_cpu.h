@@ -14,6 +14,8 @@
 /* Buffers grown on demand and kept between chunks. Zero-initialise before first use. */
 typedef struct RsSppmCpuScratch {
     void* state; /* owned by sppm_cpu.c */
+    uint32_t table_bits; /* 0: the photon grid's table from the photon count (rs_photon_grid_bits);
+                            else 2^table_bits buckets (tests force tiny tables with it) */
 } RsSppmCpuScratch;
 
 void rs_sppm_cpu_scratch_free(RsSppmCpuScratch* scratch);
