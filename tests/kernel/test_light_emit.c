@@ -16,8 +16,9 @@
  *    two-sided; point lights' uniform on the sphere, spots' in the cone; particles from infinity
  *    start outside the bounding sphere heading in, uniformly over the disc across their way.
  * 4. The emission vertex: rs_emission_towards is Le |cos| on an emitting side and 0 behind a
- *    one-sided emitter, I for a point light, I times the smoothstep falloff for a spot; its
- *    vertex weight is 1 / (P(light) p(point)); lights at infinity have no vertex.
+ *    one-sided emitter, I for a point light, I times the smoothstep falloff for a spot; a
+ *    surface's vertex weight is 1 / (P(light) p(point)); only surfaces have a vertex (point and
+ *    spot lights are not seen directly, nor are lights at infinity).
  * 5. Instances: a lamp in an object placed twice (once scaled unevenly and turned) emits from
  *    each world-space copy, with that copy's area and normal.
  * 6. An environment map (coloured, a hot patch, turned): each weight is L pi r^2 / p(w) with the
@@ -218,7 +219,7 @@ static void check_point(const RsSceneView* v, uint32_t index, const RsEmission* 
         check_from_infinity(v, e, st, st->sun_disc);
         return;
     }
-    st->off_light += rs_length(rs_sub(e->origin, rs_xyz(l->a))) > 0.0f || !e->has_vertex;
+    st->off_light += rs_length(rs_sub(e->origin, rs_xyz(l->a))) > 0.0f || e->has_vertex; /* not seen directly */
     if (index == 0) {
         st->point_y[bin(0.5 * (e->dir.y + 1.0))] += 1.0;
         st->bad_weight += !same_vec(e->weight, rs_scale(POINT_I, (float)(4.0 * RS_PI) / pick), 1e-4f);
@@ -366,10 +367,10 @@ static void test_vertex(const RsSceneView* v, const Stats* st)
                 bad += e->has_vertex != 0;
                 continue;
             }
-            bad += !e->has_vertex;
-            float area = emitter == 6 ? 4.0f * RS_PI * BALL_R * BALL_R
-                                      : emitter < 4 ? 0.5f : emitter < 6 ? 0.125f : 1.0f; /* points: 1 */
-            bad += rel(e->vertex_weight, area / pick) > 1e-5f;
+            int surface = !(emitter & RS_LIGHT_POINT_BIT);
+            bad += e->has_vertex != surface;
+            float area = emitter == 6 ? 4.0f * RS_PI * BALL_R * BALL_R : emitter < 4 ? 0.5f : 0.125f;
+            bad += surface && rel(e->vertex_weight, area / pick) > 1e-5f;
             for (uint32_t j = 0; j < 8; ++j) {
                 uint32_t key = rs_rng_path_key(23, i * KEEP + k, j);
                 RsVec3 w = rs_sample_uniform_sphere(rs_rng(key, 0, 0), rs_rng(key, 0, 1));
