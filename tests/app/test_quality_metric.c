@@ -1,7 +1,8 @@
 /* test_quality_metric.c - the error measures of bench-quality (unit suite): relMSE and its
  * trimmed form on hand-made images with a firefly, pixels without samples or with non-finite
- * values, the reference's own error from two independent halves (equal and unequal) and from a
- * variance layer against the error it really has, and the log-log time to a target. Host C11. */
+ * values, every measure over a region mask, the reference's own error from two independent halves
+ * (equal and unequal) and from a variance layer against the error it really has, and the log-log
+ * time to a target. Host C11. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -29,7 +30,7 @@ static void test_relmse(void)
     }
     x[3 * 7 + 1] = 31.0f; /* a firefly in one channel of pixel 7 */
     RsQualityError e;
-    rs_quality_image_error(x, r, N, scratch, &e);
+    rs_quality_image_error(x, r, N, NULL, scratch, &e);
     double d = (1.1f - 1.0) * (1.1f - 1.0) / (1.0 + RS_QUALITY_EPSILON);
     double firefly = (2.0 * d + 30.0 * 30.0 / (1.0 + RS_QUALITY_EPSILON)) / 3.0;
     CHECK(e.compared == N && e.trimmed == 2 && e.missing == 0 && e.nonfinite == 0, "counts %llu %llu",
@@ -41,17 +42,57 @@ static void test_relmse(void)
     /* a black reference pixel: the epsilon keeps it finite */
     r[0] = r[1] = r[2] = 0.0f;
     x[0] = x[1] = x[2] = 0.1f;
-    rs_quality_image_error(x, r, 1, scratch, &e);
+    rs_quality_image_error(x, r, 1, NULL, scratch, &e);
     CHECK_NEAR(e.relmse, 0.01 / RS_QUALITY_EPSILON, 1e-6);
 
     /* a film: a pixel without samples reads black, a NaN one black, a NaN reference is left out */
     RsFloat4 film[4] = {{2.0f, 2.0f, 2.0f, 2.0f}, {0.0f, 0.0f, 0.0f, 0.0f}, {NAN, 1.0f, 1.0f, 1.0f},
                         {3.0f, 3.0f, 3.0f, 3.0f}};
     float ref[12] = {1, 1, 1, 1, 1, 1, 1, 1, 1, NAN, 1, 1};
-    rs_quality_film_error(film, ref, 4, scratch, &e);
+    rs_quality_film_error(film, ref, 4, NULL, scratch, &e);
     CHECK(e.compared == 3 && e.missing == 1 && e.nonfinite == 2, "film counts %llu %llu %llu",
           (unsigned long long)e.compared, (unsigned long long)e.missing, (unsigned long long)e.nonfinite);
     CHECK_NEAR(e.relmse, (0.0 + 1.0 / 1.01 + 1.0 / 1.01) / 3.0, 1e-6);
+}
+
+/* A region mask: only its pixels count, in every measure; outside pixels are not even counted
+ * as missing or not finite. */
+static void test_mask(void)
+{
+    enum { M = 8 };
+    static float x[3 * M], r[3 * M], var[3 * M];
+    static uint8_t mask[M];
+    static double scratch[M];
+    for (int i = 0; i < 3 * M; ++i) {
+        r[i] = 1.0f;
+        x[i] = i < 3 * 4 ? 1.0f : 3.0f; /* exact in pixels 0-3, off by 2 in 4-7 */
+        var[i] = i < 3 * 4 ? 0.0f : 0.5f;
+    }
+    x[0] = NAN; /* outside the region below */
+    for (int i = 0; i < M; ++i)
+        mask[i] = (uint8_t)(i >= 2 && i < 6 ? 1 + i : 0); /* any nonzero byte is inside */
+    RsQualityError e, whole;
+    rs_quality_image_error(x, r, M, mask, scratch, &e);
+    rs_quality_image_error(x, r, M, NULL, scratch, &whole);
+    double off = 4.0 / (1.0 + RS_QUALITY_EPSILON);
+    CHECK(e.compared == 4 && e.nonfinite == 0 && whole.compared == M && whole.nonfinite == 1, "mask counts %llu %llu",
+          (unsigned long long)e.compared, (unsigned long long)e.nonfinite);
+    CHECK_NEAR(e.relmse, 2.0 * off / 4.0, 1e-9);
+    CHECK(fabs(whole.relmse - e.relmse) > 0.1, "the mask changes nothing: %g", whole.relmse);
+
+    RsFloat4 film[M];
+    for (int i = 0; i < M; ++i)
+        film[i] = (RsFloat4){x[3 * i + 1] * 2.0f, x[3 * i + 1] * 2.0f, x[3 * i + 1] * 2.0f, i == 6 ? 0.0f : 2.0f};
+    rs_quality_film_error(film, r, M, mask, scratch, &e);
+    CHECK(e.compared == 4 && e.missing == 0, "film mask counts %llu %llu", (unsigned long long)e.compared,
+          (unsigned long long)e.missing);
+    CHECK_NEAR(e.relmse, 2.0 * off / 4.0, 1e-9);
+
+    rs_quality_variance_error(r, var, M, mask, scratch, &e);
+    CHECK(e.compared == 4, "variance mask count %llu", (unsigned long long)e.compared);
+    CHECK_NEAR(e.relmse, 2.0 * 0.5 / (1.0 + RS_QUALITY_EPSILON) / 4.0, 1e-9);
+    rs_quality_halves_error(r, r, 4, 2, M, mask, scratch, &e);
+    CHECK(e.compared == 4 && e.relmse == 0.0, "halves mask %llu %g", (unsigned long long)e.compared, e.relmse);
 }
 
 /* Halves of n_a and n_b samples of standard deviation sigma around mu: the estimate against the
@@ -74,8 +115,8 @@ static void check_halves(uint32_t na, uint32_t nb, double sigma)
     }
     truth /= 3.0 * P;
     RsQualityError e, v;
-    rs_quality_halves_error(whole, half, na + nb, na, P, scratch, &e);
-    rs_quality_variance_error(whole, var, P, scratch, &v);
+    rs_quality_halves_error(whole, half, na + nb, na, P, NULL, scratch, &e);
+    rs_quality_variance_error(whole, var, P, NULL, scratch, &v);
     /* relative to mu^2 + eps rather than whole^2 + eps: a second-order difference */
     double expect = sigma * sigma / n / (mu * mu + RS_QUALITY_EPSILON);
     CHECK(fabs(e.relmse / expect - 1.0) < 0.03, "halves %u+%u: estimate %.4g, expected %.4g", na, nb, e.relmse,
@@ -108,6 +149,7 @@ static void test_time_to(void)
 int main(void)
 {
     test_relmse();
+    test_mask();
     check_halves(256, 256, 0.6);
     check_halves(3, 5, 0.05);
     test_time_to();

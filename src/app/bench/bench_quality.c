@@ -1,7 +1,8 @@
 /* bench_quality.c - `raystream bench-quality`: how soon the noise goes. For each scene a
- * reference image, then for each configuration (sampler x light sampler x adaptive sampling)
- * the error against it after 1, 2, 4, ... samples per pixel with the tracing time, and the time
- * at which each target error is first reached (docs/benchmarks.md, "Error against time").
+ * reference image, then for each configuration (sampler x light sampler x adaptive sampling x
+ * integrator) the error against it after 1, 2, 4, ... samples per pixel (passes for the particle
+ * integrators) with the tracing time, and the time at which each target error is first reached,
+ * over the whole image or a --mask region (docs/benchmarks.md, "Error against time").
  *
  * Host C11, application layer. The parts are listed in bench_quality.h; this file runs them in
  * order and writes the results: a table on stdout, JSON with the run's metadata (bench_meta.c:
@@ -119,6 +120,13 @@ static cJSON* run_json(const RsQualityOptions* o, const RsQualityRun* run, const
         cJSON_AddNullToObject(c, "light_sampler");
     add_or_null(c, "noise_threshold", run->rd.noise_threshold, known || (config && config->threshold_set));
     add_or_null(c, "min_spp", run->rd.min_spp, known || (config && config->min_spp_set));
+    if (known || (config && config->integrator_set))
+        cJSON_AddStringToObject(c, "integrator", rs_integrator_name(run->rd.integrator));
+    else
+        cJSON_AddNullToObject(c, "integrator");
+    /* photons per pass: what ran here, else what the configuration asked the external binary for */
+    uint32_t photons = run->photons ? run->photons : config ? config->photons : 0;
+    add_or_null(c, "photons", photons, photons > 0);
     if (run->error[0])
         cJSON_AddStringToObject(c, "error", run->error);
     else
@@ -165,6 +173,9 @@ static void print_table(const RsQualityOptions* o, const RsQualityScene* qs, con
     if (ref->has_estimate)
         printf(", its own relMSE %.3g (trimmed %.3g)%s", ref->estimate.relmse, ref->estimate.relmse_trimmed,
                adequate > 0 ? "" : adequate == 0 ? " - NOT below a tenth of the smallest error" : "");
+    if (qs->mask)
+        printf("\nregion: mask %s, %llu of %llu pixels (every error below is over these alone)", qs->mask_path,
+               (unsigned long long)qs->mask_pixels, (unsigned long long)qs->rd.width * qs->rd.height);
     printf("\n%-40s %7s %9s %10s %10s", "configuration", "spp", "seconds", "relMSE", "trimmed");
     for (int t = 0; t < o->target_count; ++t) {
         char head[32];
@@ -198,7 +209,7 @@ static void print_table(const RsQualityOptions* o, const RsQualityScene* qs, con
     fflush(stdout);
 }
 
-static void csv_rows(FILE* csv, const RsQualityOptions* o, const char* scene, const RsQualityRun* run,
+static void csv_rows(FILE* csv, const RsQualityOptions* o, const RsQualityScene* qs, const RsQualityRun* run,
                      const RsQualityConfig* config)
 {
     if (!csv)
@@ -206,7 +217,7 @@ static void csv_rows(FILE* csv, const RsQualityOptions* o, const char* scene, co
     int known = run->settings_known;
     for (int k = 0; k < run->count; ++k) {
         const RsQualityPoint* p = &run->points[k];
-        fprintf(csv, "%s,\"%s\",%s,%s,%s,", scene, run->label, o->external ? o->external : "",
+        fprintf(csv, "%s,\"%s\",%s,%s,%s,", qs->path, run->label, o->external ? o->external : "",
                 known || (config && config->sampler_set) ? rs_sampler_name(run->rd.sampler) : "",
                 known || (config && config->light_set) ? rs_light_sampler_name(run->rd.light_sampler) : "");
         if (known || (config && config->threshold_set))
@@ -214,9 +225,20 @@ static void csv_rows(FILE* csv, const RsQualityOptions* o, const char* scene, co
         fputc(',', csv);
         if (known || (config && config->min_spp_set))
             fprintf(csv, "%u", run->rd.min_spp);
-        fprintf(csv, ",%u,%.6f,%llu,%.6e,%.6e,%llu,%llu\n", p->spp, p->seconds, (unsigned long long)p->rays,
+        fprintf(csv, ",%u,%.6f,%llu,%.6e,%.6e,%llu,%llu,", p->spp, p->seconds, (unsigned long long)p->rays,
                 p->error.relmse, p->error.relmse_trimmed, (unsigned long long)p->error.missing,
                 (unsigned long long)p->error.nonfinite);
+        /* appended columns: integrator, photons, mask, mask_pixels (empty: unknown, or the whole image) */
+        if (known || (config && config->integrator_set))
+            fputs(rs_integrator_name(run->rd.integrator), csv);
+        uint32_t photons = run->photons ? run->photons : config ? config->photons : 0;
+        fputc(',', csv);
+        if (photons)
+            fprintf(csv, "%u", photons);
+        if (qs->mask)
+            fprintf(csv, ",\"%s\",%llu\n", qs->mask_path, (unsigned long long)qs->mask_pixels);
+        else
+            fputs(",,\n", csv);
     }
     fflush(csv);
 }
@@ -247,15 +269,19 @@ static int measure_scene(const RsQualityOptions* o, int index, RsQualityScene* q
         if (o->external) {
             snprintf(run->label, sizeof run->label, "external%s%s", config ? " " : "", config ? config->text : "");
             rs_quality_config_over(config, &run->rd); /* what it sets; the binary's own defaults otherwise */
-            failed = rs_quality_run_external(o, qs, config, &ref, run, &err);
+            if (config && config->photons && run->rd.integrator != RS_INTEGRATOR_SPPM)
+                failed = rs_error_set(&err, "photons=%u: photons per pass are sppm's; add integrator=sppm",
+                                      config->photons);
+            else
+                failed = rs_quality_run_external(o, qs, config, &ref, run, &err);
         } else {
             run->settings_known = 1;
             failed = !qs->scene.built
                          ? rs_error_set(&err, "the scene's light selection could not be rebuilt after a failure")
                          : rs_quality_apply(qs, config, &run->rd, &err);
-            rs_quality_label(&run->rd, run->label, sizeof run->label);
+            rs_quality_label(&run->rd, config, run->label, sizeof run->label);
             if (!failed)
-                failed = rs_quality_run_here(o, qs, &run->rd, &ref, record_device, meta, run, &err);
+                failed = rs_quality_run_here(o, qs, &run->rd, config, &ref, record_device, meta, run, &err);
         }
         if (failed) {
             snprintf(run->error, sizeof run->error, "%s", err.message);
@@ -280,12 +306,23 @@ static int measure_scene(const RsQualityOptions* o, int index, RsQualityScene* q
     cJSON_AddNumberToObject(result, "max_depth", qs->rd.max_depth);
     cJSON_AddNumberToObject(result, "seed", qs->rd.seed);
     cJSON_AddStringToObject(result, "integrator", rs_integrator_name(qs->rd.integrator));
+    char region[RS_PATH_BYTES + 64];
+    if (qs->mask)
+        snprintf(region, sizeof region, "mask %s, %llu pixels", qs->mask_path, (unsigned long long)qs->mask_pixels);
+    else
+        snprintf(region, sizeof region, "image, %llu pixels", (unsigned long long)qs->rd.width * qs->rd.height);
+    cJSON_AddStringToObject(result, "region", region);
+    if (qs->mask)
+        cJSON_AddStringToObject(result, "mask", qs->mask_path);
+    else
+        cJSON_AddNullToObject(result, "mask");
+    add_or_null(result, "mask_pixels", (double)qs->mask_pixels, qs->mask != NULL);
     cJSON_AddItemToObject(result, "reference", reference_json(&ref, smallest, smallest_trimmed, &adequate));
     cJSON* configs = cJSON_AddArrayToObject(result, "configurations");
     for (int c = 0; c < count; ++c) {
         const RsQualityConfig* config = o->config_count ? &o->configs[c] : NULL;
         cJSON_AddItemToArray(configs, run_json(o, &runs[c], config));
-        csv_rows(csv, o, qs->path, &runs[c], config);
+        csv_rows(csv, o, qs, &runs[c], config);
     }
     cJSON_AddItemToArray(meta->results, result);
     print_table(o, qs, &ref, runs, count, adequate);
@@ -312,9 +349,10 @@ static int measure_scene(const RsQualityOptions* o, int index, RsQualityScene* q
 /* Loads a scene, checking the result files against every file it reads (*clash: they meet), and
  * settles its settings: the command line's over the scene file's; on the CPU without
  * --width/--height, 160 pixels wide. */
-static int load_scene(const RsQualityOptions* o, const char* path, RsQualityScene* qs, int* clash, RsError* err)
+static int load_scene(const RsQualityOptions* o, int index, RsQualityScene* qs, int* clash, RsError* err)
 {
     memset(qs, 0, sizeof *qs);
+    const char* path = o->scenes[index];
     qs->path = path;
     qs->renderer = rs_common_renderer_config(&o->common);
     RsAccelOptions accel = rs_common_accel(&o->common);
@@ -327,7 +365,9 @@ static int load_scene(const RsQualityOptions* o, const char* path, RsQualityScen
     }
     rs_common_options_apply(&o->common, &rd);
     qs->rd = rd;
-    return rs_quality_apply(qs, NULL, &qs->rd, err);
+    if (rs_quality_apply(qs, NULL, &qs->rd, err))
+        return -1;
+    return rs_quality_mask_load(o, index, qs, err);
 }
 
 static void add_meta(BenchMeta* meta, const RsQualityOptions* o)
@@ -398,7 +438,7 @@ int rs_cmd_bench_quality(int argc, char** argv)
         (o->csv && !(csv = rs_bench_csv_open(o->csv,
                                              "scene,configuration,external,sampler,light_sampler,noise_threshold,"
                                              "min_spp,spp,seconds,rays,relmse,relmse_trimmed,missing_pixels,"
-                                             "nonfinite_pixels\n",
+                                             "nonfinite_pixels,integrator,photons,mask,mask_pixels\n",
                                              &err)))) {
         rs_cli_error("%s", err.message);
         meta.json_path = NULL; /* nothing measured: no file */
@@ -411,7 +451,7 @@ int rs_cmd_bench_quality(int argc, char** argv)
     for (int si = 0; si < o->scene_count; ++si) {
         RsQualityScene qs;
         rs_error_clear(&err);
-        if (load_scene(o, o->scenes[si], &qs, &clash, &err)) {
+        if (load_scene(o, si, &qs, &clash, &err)) {
             rs_cli_error("%s", err.message);
             status = RS_EXIT_FAILURE;
         } else {
@@ -421,6 +461,7 @@ int rs_cmd_bench_quality(int argc, char** argv)
         }
         rs_scene_free(&qs.scene);
         rs_file_list_free(&qs.files);
+        free(qs.mask);
         if (clash)
             break; /* a result file is an input: write nothing */
     }

@@ -14,15 +14,17 @@ void rs_quality_usage(FILE* f)
             "usage: raystream bench-quality [options]\n"
             "\n"
             "Error against time: per scene a reference image, then for each configuration (sampler x\n"
-            "light sampler x adaptive sampling) the relMSE against it after 1, 2, 4, ... samples per\n"
-            "pixel, with the tracing time, and the time at which each target error is reached.\n"
-            "relMSE = mean over pixels and channels of (x - ref)^2 / (ref^2 + 0.01); \"trimmed\" leaves\n"
-            "out the worst 0.1%% of pixels.\n"
+            "light sampler x adaptive sampling x integrator) the relMSE against it after 1, 2, 4, ...\n"
+            "samples per pixel (passes for light and sppm), with the tracing time, and the time at which\n"
+            "each target error is reached. relMSE = mean over pixels (all, or a --mask region's) and\n"
+            "channels of (x - ref)^2 / (ref^2 + 0.01); \"trimmed\" leaves out the worst 0.1%% of pixels.\n"
             "\n"
             "  --scenes A.json,B.json  scenes (default scenes/cornell.json)\n"
             "  --configs LIST          ';'-separated configurations of ','-separated keys: sampler=\n"
             "                          independent|sobol, light=power|tree, threshold=E (adaptive\n"
-            "                          sampling; 0 = off), min-spp=N; keys left out keep the scene's\n"
+            "                          sampling; 0 = off), min-spp=N, integrator=path|whitted|light|\n"
+            "                          sppm (light and sppm count --max-spp in passes, on one device),\n"
+            "                          photons=N (sppm's photons per pass); keys left out keep the scene's\n"
             "                          setting; \"default\" is the scene's settings alone. Default:\n"
             "                          independent and sobol x power and tree, and sobol+tree with\n"
             "                          threshold=0.01\n"
@@ -34,6 +36,9 @@ void rs_quality_usage(FILE* f)
             "  --reference FILE[,..]   reference images (.exr or .pfm), one per scene, instead of\n"
             "                          rendering them; an .exr with a variance layer (render --aov\n"
             "                          variance) gives the reference's own error\n"
+            "  --mask FILE[,..]        a region per scene (an image of the render's size: PNG, JPEG, .hdr,\n"
+            "                          .exr or .pfm; nonzero = inside): every error, the reference's\n"
+            "                          own included, is measured over its pixels alone\n"
             "  --reference-spp N       samples of a rendered reference (default 65536 on CUDA, 1024 on\n"
             "                          the CPU), traced with the Sobol sampler and the light tree\n"
             "                          (unbiased, fastest) and a seed of its own, kept as PFM for reruns\n"
@@ -42,11 +47,13 @@ void rs_quality_usage(FILE* f)
             "  --external BINARY       measure another raystream build instead: BINARY render SCENE\n"
             "                          --spp N ... -o TMP.pfm per step, timed by its \"done in\" line;\n"
             "                          --configs are then passed as --sampler, --light-sampler,\n"
-            "                          --noise-threshold, --min-spp (default: none, the binary's own)\n"
+            "                          --noise-threshold, --min-spp, --integrator, --photons (default:\n"
+            "                          none, the binary's own)\n"
             "  --json FILE, --csv FILE results with metadata (device, commit, scene hashes)\n"
             "  --width W --height H    default the scene's resolution (CUDA), 160 wide on the CPU\n"
             "  --max-depth, --seed, --backend, --devices, --threads, --sampler, --light-sampler,\n"
-            "  --noise-threshold, --min-spp, --quiet: as for render\n");
+            "  --noise-threshold, --min-spp, --integrator, --photons, --sppm-radius, --sppm-alpha,\n"
+            "  --quiet: as for render\n");
 }
 
 /* "a,b,c" into items (pointing into storage); -1 when there are too many or one is empty. */
@@ -93,8 +100,9 @@ static int parse_config(const char* text, RsQualityConfig* c)
     for (int k = 0; k < n; ++k) {
         char* eq = strchr(keys[k], '=');
         if (!eq) {
-            rs_cli_error("--configs: '%s' in '%s' is not KEY=VALUE (keys: sampler, light, threshold, min-spp)", keys[k],
-                         text);
+            rs_cli_error("--configs: '%s' in '%s' is not KEY=VALUE (keys: sampler, light, threshold, min-spp, "
+                         "integrator, photons)",
+                         keys[k], text);
             return -1;
         }
         *eq = '\0';
@@ -125,9 +133,22 @@ static int parse_config(const char* text, RsQualityConfig* c)
                 return -1;
             c->min_spp = (uint32_t)v;
             c->min_spp_set = 1;
+        } else if (strcmp(key, "integrator") == 0) {
+            if (rs_integrator_parse(value, &c->integrator)) {
+                rs_cli_error("--configs: unknown integrator '%s' in '%s' (expected path, whitted, light or sppm)",
+                             value, text);
+                return -1;
+            }
+            c->integrator_set = 1;
+        } else if (strcmp(key, "photons") == 0) {
+            uint64_t v; /* --photons' range */
+            if (rs_cli_uint("--configs: photons", value, 1, 1u << 30, &v))
+                return -1;
+            c->photons = (uint32_t)v;
         } else {
-            rs_cli_error("--configs: unknown key '%s' in '%s' (expected sampler, light, threshold or min-spp)", key,
-                         text);
+            rs_cli_error("--configs: unknown key '%s' in '%s' (expected sampler, light, threshold, min-spp, "
+                         "integrator or photons)",
+                         key, text);
             return -1;
         }
     }
@@ -175,7 +196,8 @@ static int remember_pass(RsQualityOptions* o, char** argv, int first, int last)
     static const char* const handed_on[] = {"--backend",   "--devices",      "--threads",         "--integrator",
                                             "--accel",     "--deadray",      "--payload",         "--trace-kernel",
                                             "--sort-rays", "--sbvh",         "--sah-bins",        "--max-memory",
-                                            "--sampler",   "--light-sampler", "--noise-threshold", "--min-spp"};
+                                            "--sampler",   "--light-sampler", "--noise-threshold", "--min-spp",
+                                            "--photons",   "--sppm-radius",  "--sppm-alpha"};
     const char* arg = argv[first];
     for (size_t k = 0; k < sizeof handed_on / sizeof handed_on[0]; ++k) {
         size_t len = strlen(handed_on[k]);
@@ -213,6 +235,11 @@ int rs_quality_parse_args(int argc, char** argv, RsQualityOptions* o)
             o->reference_count = split("--reference", v, ',', (char**)o->references, RS_QUALITY_MAX_SCENES,
                                        o->reference_storage, sizeof o->reference_storage);
             if (o->reference_count < 0)
+                return -1;
+        } else if ((v = rs_cli_value(argc, argv, &i, "--mask", NULL, &missing))) {
+            o->mask_count = split("--mask", v, ',', (char**)o->masks, RS_QUALITY_MAX_SCENES, o->mask_storage,
+                                  sizeof o->mask_storage);
+            if (o->mask_count < 0)
                 return -1;
         } else if ((v = rs_cli_value(argc, argv, &i, "--configs", NULL, &missing))) {
             if (parse_configs(v, o))
@@ -270,6 +297,11 @@ int rs_quality_parse_args(int argc, char** argv, RsQualityOptions* o)
                      o->reference_count, o->scene_count ? o->scene_count : 1);
         return -1;
     }
+    if (o->mask_count && o->mask_count != (o->scene_count ? o->scene_count : 1)) {
+        rs_cli_error("--mask: %d files for %d scenes; give one per scene, in the order of --scenes", o->mask_count,
+                     o->scene_count ? o->scene_count : 1);
+        return -1;
+    }
     if (o->target_count == 0) {
         o->targets[0] = 1e-2;
         o->targets[1] = 3e-3;
@@ -285,9 +317,18 @@ int rs_quality_parse_args(int argc, char** argv, RsQualityOptions* o)
     return 0;
 }
 
-void rs_quality_label(const RsRenderDesc* rd, char* out, size_t size)
+void rs_quality_label(const RsRenderDesc* rd, const RsQualityConfig* config, char* out, size_t size)
 {
-    int n = snprintf(out, size, "%s+%s", rs_sampler_name(rd->sampler), rs_light_sampler_name(rd->light_sampler));
+    char integrator[64] = "";
+    if (rd->integrator != RS_INTEGRATOR_PATH || (config && config->integrator_set)) {
+        if (config && config->photons)
+            snprintf(integrator, sizeof integrator, "%s %u photons+", rs_integrator_name(rd->integrator),
+                     config->photons);
+        else
+            snprintf(integrator, sizeof integrator, "%s+", rs_integrator_name(rd->integrator));
+    }
+    int n = snprintf(out, size, "%s%s+%s", integrator, rs_sampler_name(rd->sampler),
+                     rs_light_sampler_name(rd->light_sampler));
     if (rd->noise_threshold > 0.0f && n >= 0 && (size_t)n < size)
         snprintf(out + n, size - (size_t)n, "+adaptive %g (min %u spp)", rd->noise_threshold, rd->min_spp);
 }

@@ -47,12 +47,14 @@ static double relative(const double* squared, const float* r)
     return e / 3.0;
 }
 
-void rs_quality_film_error(const RsFloat4* film, const float* reference, uint32_t pixels, double* scratch,
-                           RsQualityError* out)
+void rs_quality_film_error(const RsFloat4* film, const float* reference, uint32_t pixels, const uint8_t* mask,
+                           double* scratch, RsQualityError* out)
 {
     memset(out, 0, sizeof *out);
     uint64_t n = 0;
     for (uint32_t i = 0; i < pixels; ++i) {
+        if (mask && !mask[i])
+            continue;
         const float* r = reference + 3 * (size_t)i;
         if (!finite3(r)) {
             ++out->nonfinite;
@@ -77,12 +79,14 @@ void rs_quality_film_error(const RsFloat4* film, const float* reference, uint32_
     summarise(scratch, n, out);
 }
 
-void rs_quality_image_error(const float* image, const float* reference, uint32_t pixels, double* scratch,
-                            RsQualityError* out)
+void rs_quality_image_error(const float* image, const float* reference, uint32_t pixels, const uint8_t* mask,
+                            double* scratch, RsQualityError* out)
 {
     memset(out, 0, sizeof *out);
     uint64_t n = 0;
     for (uint32_t i = 0; i < pixels; ++i) {
+        if (mask && !mask[i])
+            continue;
         const float *x = image + 3 * (size_t)i, *r = reference + 3 * (size_t)i;
         if (!finite3(r)) {
             ++out->nonfinite;
@@ -101,12 +105,14 @@ void rs_quality_image_error(const float* image, const float* reference, uint32_t
 }
 
 void rs_quality_halves_error(const float* reference, const float* half, uint32_t spp, uint32_t half_spp,
-                             uint32_t pixels, double* scratch, RsQualityError* out)
+                             uint32_t pixels, const uint8_t* mask, double* scratch, RsQualityError* out)
 {
     memset(out, 0, sizeof *out);
     double na = half_spp, nb = (double)spp - half_spp, n = spp;
     uint64_t count = 0;
     for (uint32_t i = 0; i < pixels && na > 0.0 && nb > 0.0; ++i) {
+        if (mask && !mask[i])
+            continue;
         const float *r = reference + 3 * (size_t)i, *a = half + 3 * (size_t)i;
         if (!finite3(r) || !finite3(a)) {
             ++out->nonfinite;
@@ -122,12 +128,14 @@ void rs_quality_halves_error(const float* reference, const float* half, uint32_t
     summarise(scratch, count, out);
 }
 
-void rs_quality_variance_error(const float* reference, const float* variance, uint32_t pixels, double* scratch,
-                               RsQualityError* out)
+void rs_quality_variance_error(const float* reference, const float* variance, uint32_t pixels, const uint8_t* mask,
+                               double* scratch, RsQualityError* out)
 {
     memset(out, 0, sizeof *out);
     uint64_t count = 0;
     for (uint32_t i = 0; i < pixels; ++i) {
+        if (mask && !mask[i])
+            continue;
         const float *r = reference + 3 * (size_t)i, *v = variance + 3 * (size_t)i;
         if (!finite3(r) || !finite3(v)) {
             ++out->nonfinite;

@@ -14,6 +14,11 @@
  * do not decide the trimmed one. An image pixel without a sample or with a non-finite value
  * counts as black, as the image files show it (and is counted); a pixel whose reference is not
  * finite cannot be compared and is left out of both means (and counted).
+ *
+ * Every measure takes a region `mask` (bench-quality --mask): one byte a pixel, nonzero inside;
+ * pixels outside it are skipped as if the image ended there (not counted anywhere), so the means
+ * and the trimmed share are over the region's pixels alone. NULL is the whole image, through the
+ * very same arithmetic.
  */
 #ifndef RS_APP_QUALITY_METRIC_H
 #define RS_APP_QUALITY_METRIC_H
@@ -35,11 +40,11 @@ typedef struct RsQualityError {
 
 /* A film (plane 0: rgb sums | sample count) against a reference (3 floats a pixel). scratch
  * holds `pixels` doubles. */
-void rs_quality_film_error(const RsFloat4* film, const float* reference, uint32_t pixels, double* scratch,
-                           RsQualityError* out);
+void rs_quality_film_error(const RsFloat4* film, const float* reference, uint32_t pixels, const uint8_t* mask,
+                           double* scratch, RsQualityError* out);
 /* The same for an image of means (3 floats a pixel, as read from a file). */
-void rs_quality_image_error(const float* image, const float* reference, uint32_t pixels, double* scratch,
-                            RsQualityError* out);
+void rs_quality_image_error(const float* image, const float* reference, uint32_t pixels, const uint8_t* mask,
+                            double* scratch, RsQualityError* out);
 
 /* The reference's own relMSE, from two independent parts of it: `half` is the mean of the first
  * `half_spp` of its `spp` samples (the rest are the other part, recovered from the whole). The
@@ -47,10 +52,10 @@ void rs_quality_image_error(const float* image, const float* reference, uint32_t
  * sigma^2 (1/n_a + 1/n_b), and the whole's mean sigma^2 / (n_a + n_b), so the whole's squared
  * error is (a - b)^2 n_a n_b / n^2 in expectation. */
 void rs_quality_halves_error(const float* reference, const float* half, uint32_t spp, uint32_t half_spp,
-                             uint32_t pixels, double* scratch, RsQualityError* out);
+                             uint32_t pixels, const uint8_t* mask, double* scratch, RsQualityError* out);
 /* The same from the variance of each pixel's mean (render --aov variance). */
-void rs_quality_variance_error(const float* reference, const float* variance, uint32_t pixels, double* scratch,
-                               RsQualityError* out);
+void rs_quality_variance_error(const float* reference, const float* variance, uint32_t pixels, const uint8_t* mask,
+                               double* scratch, RsQualityError* out);
 
 /* The first time at which errors[] (falling, measured at increasing seconds[]) is at or below
  * target: interpolated log-log between the two points around the crossing, the first point's

@@ -57,7 +57,7 @@ static int given(const RsQualityOptions* o, int index, RsQualityScene* qs, RsQua
     if (image.variance) {
         double* scratch = malloc(pixels * sizeof *scratch);
         if (scratch) {
-            rs_quality_variance_error(image.rgb, image.variance, pixels, scratch, &ref->estimate);
+            rs_quality_variance_error(image.rgb, image.variance, pixels, qs->mask, scratch, &ref->estimate);
             ref->has_estimate = 1;
             ref->estimate_from = "variance";
         }
@@ -70,7 +70,8 @@ static int given(const RsQualityOptions* o, int index, RsQualityScene* qs, RsQua
 }
 
 /* The cache key: a hash of every file the scene read and of the settings that decide the image. */
-static int cache_key(const RsQualityScene* qs, uint32_t spp, uint32_t seed, char* out, size_t size, RsError* err)
+static int cache_key(const RsQualityOptions* o, const RsQualityScene* qs, uint32_t spp, uint32_t seed, char* out,
+                     size_t size, RsError* err)
 {
     uint64_t h = RS_HASH64_SEED;
     char line[256];
@@ -78,6 +79,11 @@ static int cache_key(const RsQualityScene* qs, uint32_t spp, uint32_t seed, char
                      "bench-quality reference 1|%ux%u|depth %u|integrator %u|spp %u|seed %u|sobol+tree",
                      qs->rd.width, qs->rd.height, qs->rd.max_depth, qs->rd.integrator, spp, seed);
     h = rs_hash64_bytes(h, line, (size_t)n);
+    if (qs->rd.integrator == RS_INTEGRATOR_SPPM) { /* its options decide the image too (others' keys unchanged) */
+        n = snprintf(line, sizeof line, "|photons %u|radius %a|alpha %a", o->common.photons,
+                     (double)o->common.sppm_radius, (double)o->common.sppm_alpha);
+        h = rs_hash64_bytes(h, line, (size_t)n);
+    }
     for (size_t i = 0; i < qs->files.count; ++i) {
         uint64_t f;
         if (rs_file_hash64(qs->files.paths[i], &f))
@@ -131,8 +137,8 @@ static int load_cached(const char* path, const char* half_path, RsQualityScene* 
 
 /* Traces the reference: the first half_spp samples, then the rest; the means of the whole and of
  * the first part. */
-static int render(RsQualityScene* qs, uint32_t spp, uint32_t half_spp, uint32_t seed, float* whole, float* half,
-                  double* seconds, RsError* err)
+static int render(const RsQualityOptions* o, RsQualityScene* qs, uint32_t spp, uint32_t half_spp, uint32_t seed,
+                  float* whole, float* half, double* seconds, RsError* err)
 {
     RsRenderDesc rd = qs->rd;
     rd.sampler = RS_SAMPLER_SOBOL;
@@ -143,8 +149,11 @@ static int render(RsQualityScene* qs, uint32_t spp, uint32_t half_spp, uint32_t 
     if (rs_quality_apply(qs, NULL, &rd, err))
         return -1;
     uint64_t pixels = (uint64_t)rd.width * rd.height;
-    RsFrameDesc frame = rs_frame_from_scene(&qs->scene, rd.width, rd.height, rd.max_depth, rd.integrator, rd.seed);
-    RsRenderer* r = rs_renderer_create(&qs->scene, &qs->renderer, err);
+    RsFrameDesc frame;
+    RsRendererConfig config;
+    if (rs_quality_render_setup(o, qs, &rd, NULL, &config, &frame, err))
+        return -1;
+    RsRenderer* r = rs_renderer_create(&qs->scene, &config, err);
     if (!r)
         return -1;
     RsFloat4* film = malloc(pixels * rs_renderer_film_planes(r) * sizeof *film);
@@ -191,7 +200,7 @@ int rs_quality_reference(const RsQualityOptions* o, int index, RsQualityScene* q
     uint32_t spp = o->reference_spp, half_spp = spp / 2, seed = qs->rd.seed ^ RS_QUALITY_REFERENCE_SEED;
     uint32_t pixels = qs->rd.width * qs->rd.height;
     char folder[RS_PATH_BYTES], stem[256], half_path[RS_PATH_BYTES + 64];
-    if (cache_key(qs, spp, seed, ref->key, sizeof ref->key, err))
+    if (cache_key(o, qs, spp, seed, ref->key, sizeof ref->key, err))
         return -1;
     cache_folder(o, folder, sizeof folder);
     scene_stem(qs->path, stem, sizeof stem);
@@ -226,7 +235,7 @@ int rs_quality_reference(const RsQualityOptions* o, int index, RsQualityScene* q
         if (!o->common.quiet)
             rs_cli_note("%s: rendering the reference, %u spp at %ux%u (sobol+tree, seed %u)", qs->path, spp,
                         qs->rd.width, qs->rd.height, seed);
-        if (render(qs, spp, half_spp, seed, ref->rgb, half, &ref->seconds, err)) {
+        if (render(o, qs, spp, half_spp, seed, ref->rgb, half, &ref->seconds, err)) {
             free(half);
             rs_quality_reference_free(ref);
             return -1;
@@ -248,7 +257,7 @@ int rs_quality_reference(const RsQualityOptions* o, int index, RsQualityScene* q
     }
     double* scratch = malloc((size_t)pixels * sizeof *scratch);
     if (scratch) {
-        rs_quality_halves_error(ref->rgb, half, spp, half_spp, pixels, scratch, &ref->estimate);
+        rs_quality_halves_error(ref->rgb, half, spp, half_spp, pixels, qs->mask, scratch, &ref->estimate);
         ref->has_estimate = 1;
         ref->estimate_from = "halves";
     }

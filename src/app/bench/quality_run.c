@@ -5,7 +5,9 @@
  * progressively (paths [0, spp * pixels) after each step, so step k continues step k - 1), and
  * only rs_renderer_trace, which returns when every device has finished, is timed. One untimed
  * sample per pixel first (then the film is cleared) keeps one-off costs such as CUDA's lazy
- * module loading out of whichever configuration happens to run first. An external binary starts
+ * module loading out of whichever configuration happens to run first. The particle integrators
+ * (light, sppm) count passes where the others count samples per pixel, as rs_renderer_trace
+ * does, so the same ladder serves them; they run on one device. An external binary starts
  * from nothing at every step; its time is the tracing time its render reports ("done in X s:
  * R Mrays/s (C M camera, B M bounce, S M shadow rays)"), taken as (C + B + S) / R where those are
  * large enough to beat the two decimals X is printed with. Either way the image is compared with
@@ -22,6 +24,7 @@
 #include "app/bench/bench_quality.h"
 #include "host/io/image_read.h"
 #include "host/io/safe_file.h"
+#include "host/render/particle_trace.h"
 #include "host/scene/settings.h"
 #include "host/util/clock.h"
 
@@ -37,6 +40,35 @@ void rs_quality_config_over(const RsQualityConfig* config, RsRenderDesc* rd)
         rd->noise_threshold = config->noise_threshold;
     if (config->min_spp_set)
         rd->min_spp = config->min_spp;
+    if (config->integrator_set)
+        rd->integrator = config->integrator;
+}
+
+int rs_quality_render_setup(const RsQualityOptions* o, const RsQualityScene* qs, const RsRenderDesc* rd,
+                            const RsQualityConfig* config, RsRendererConfig* renderer, RsFrameDesc* frame,
+                            RsError* err)
+{
+    *renderer = qs->renderer;
+    renderer->backend.film_stats = rd->noise_threshold > 0.0f; /* adaptive sampling's planes */
+    *frame = rs_frame_from_scene(&qs->scene, rd->width, rd->height, rd->max_depth, rd->integrator, rd->seed);
+    rs_common_options_frame(&o->common, frame);
+    if (config && config->photons) {
+        if (rd->integrator != RS_INTEGRATOR_SPPM)
+            return rs_error_set(err, "photons=%u: photons per pass are sppm's, and this configuration runs the %s "
+                                     "integrator (add integrator=sppm)",
+                                config->photons, rs_integrator_name(rd->integrator));
+        frame->photons_per_pass = config->photons;
+    }
+    if (!rs_integrator_particles(rd->integrator))
+        return 0;
+    /* as render does (rs_common_check_particles), with the message kept for the results */
+    if (rs_particles_check_scene(&qs->scene, rd->integrator, err))
+        return -1;
+    renderer->backend.particles = 1;
+    if (renderer->device_count == 0)
+        renderer->devices[0] = 0; /* the first device of the backend's */
+    renderer->device_count = 1;   /* the splats of a chunk land anywhere: one device (particle_trace.h) */
+    return 0;
 }
 
 int rs_quality_apply(RsQualityScene* qs, const RsQualityConfig* config, RsRenderDesc* rd, RsError* err)
@@ -94,14 +126,17 @@ static void report(const RsQualityOptions* o, const RsQualityScene* qs, const Rs
 }
 
 int rs_quality_run_here(const RsQualityOptions* o, RsQualityScene* qs, const RsRenderDesc* rd,
-                        const RsQualityReference* ref, RsQualityDeviceFn device, void* ctx, RsQualityRun* run,
-                        RsError* err)
+                        const RsQualityConfig* config, const RsQualityReference* ref, RsQualityDeviceFn device,
+                        void* ctx, RsQualityRun* run, RsError* err)
 {
     uint64_t pixels = (uint64_t)rd->width * rd->height;
-    RsFrameDesc frame = rs_frame_from_scene(&qs->scene, rd->width, rd->height, rd->max_depth, rd->integrator, rd->seed);
-    RsRendererConfig config = qs->renderer;
-    config.backend.film_stats = rd->noise_threshold > 0.0f; /* adaptive sampling's planes */
-    RsRenderer* r = rs_renderer_create(&qs->scene, &config, err);
+    RsFrameDesc frame;
+    RsRendererConfig renderer;
+    if (rs_quality_render_setup(o, qs, rd, config, &renderer, &frame, err))
+        return -1;
+    if (rd->integrator == RS_INTEGRATOR_SPPM)
+        run->photons = frame.photons_per_pass;
+    RsRenderer* r = rs_renderer_create(&qs->scene, &renderer, err);
     if (!r)
         return -1;
     if (device)
@@ -128,7 +163,7 @@ int rs_quality_run_here(const RsQualityOptions* o, RsQualityScene* qs, const RsR
         p->spp = spp;
         p->seconds = seconds;
         p->rays = rs_trace_stats_rays(&stats);
-        rs_quality_film_error(film, ref->rgb, (uint32_t)pixels, scratch, &p->error);
+        rs_quality_film_error(film, ref->rgb, (uint32_t)pixels, qs->mask, scratch, &p->error);
         report(o, qs, run);
     }
     status = 0;
@@ -225,11 +260,20 @@ static int external_step(const RsQualityOptions* o, const RsQualityScene* qs, co
         argv[argc++] = "--noise-threshold";
         argv[argc++] = n[5];
     }
-    char min_spp[32];
+    char min_spp[32], photons[32];
     if (config && config->min_spp_set) {
         snprintf(min_spp, sizeof min_spp, "%u", config->min_spp);
         argv[argc++] = "--min-spp";
         argv[argc++] = min_spp;
+    }
+    if (config && config->integrator_set) {
+        argv[argc++] = "--integrator";
+        argv[argc++] = rs_integrator_name(config->integrator);
+    }
+    if (config && config->photons) {
+        snprintf(photons, sizeof photons, "%u", config->photons);
+        argv[argc++] = "--photons";
+        argv[argc++] = photons;
     }
     argv[argc] = NULL;
     remove(out);
@@ -284,7 +328,7 @@ int rs_quality_run_external(const RsQualityOptions* o, RsQualityScene* qs, const
             status = -1;
             break;
         }
-        rs_quality_image_error(image.rgb, ref->rgb, pixels, scratch, &p.error);
+        rs_quality_image_error(image.rgb, ref->rgb, pixels, qs->mask, scratch, &p.error);
         rs_rgb_image_free(&image);
         run->points[run->count++] = p;
         report(o, qs, run);
