@@ -22,7 +22,7 @@ static void usage(FILE* f)
             "  bench                  FPS per depth for every dead-ray strategy, ray statistics\n"
             "  bench-compact          stream-compaction micro-benchmark (GPU)\n"
             "  bench-trace            rays/s per acceleration structure and kind of ray\n"
-            "  bench-quality          error against time per sampler, light sampler and adaptive setting\n"
+            "  bench-quality          error against time per integrator, sampler, light sampler, ...\n"
             "  info [SCENE]           version, build and devices; acceleration structures over SCENE\n"
             "  help COMMAND           options of a command (same as COMMAND --help)\n"
             "\n"
