@@ -10,7 +10,7 @@
 # Environment: ARCH (default 90); WIDTH, HEIGHT for bench (default 1920x1080); QUALITY_SCENE and
 # QUALITY_MASK (bench-quality's scene and --mask; default scenes/glass-table.json and
 # tests/data/caustics/glass-table-mask.png when both exist); REF_SPP, MAX_SECONDS for it (default
-# 16384 and 30). Everything goes to $OUT/caustics (or ./gpu-out/caustics). A host without the
+# 65536 and 20). Everything goes to $OUT/caustics (or ./gpu-out/caustics). A host without the
 # Debian libraries needs .gpu-deps (tools/gpu_host_deps.sh).
 set -u
 arch=${ARCH:-90}
@@ -61,8 +61,10 @@ qs=${QUALITY_SCENE:-scenes/glass-table.json}
 qm=${QUALITY_MASK:-tests/data/caustics/glass-table-mask.png}
 if [ -f "$qs" ] && [ -f "$qm" ]; then
     echo "== bench-quality: $qs, in the mask $qm"
-    timeout 420 $rs bench-quality --scenes "$qs" --mask "$qm" --configs "integrator=path;integrator=sppm" \
-        --reference-spp "${REF_SPP:-16384}" --max-seconds "${MAX_SECONDS:-30}" --json "$out/quality.json" \
+    # the reference is the path tracer's (--integrator path: the scene's own is sppm)
+    timeout 420 $rs bench-quality --scenes "$qs" --mask "$qm" --integrator path \
+        --configs "integrator=path;integrator=sppm;integrator=light" \
+        --reference-spp "${REF_SPP:-65536}" --max-seconds "${MAX_SECONDS:-20}" --json "$out/quality.json" \
         > "$out/quality.txt" 2> "$out/quality.err"
     echo "bench-quality exit $?"
     cat "$out/quality.txt"
