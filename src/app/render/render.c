@@ -383,11 +383,13 @@ static int render_main(RsRenderArgs* args, RsCluster* cl)
         }
         rs_image_settings_free(&made);
         /* paths visited: with the AOV planes, the albedo plane counts them (adaptive sampling's
-           stopped pixels hold fewer samples than visits; kernel/film/adaptive.h) */
+           stopped pixels hold fewer samples than visits; kernel/film/adaptive.h); SPPM's two
+           state planes come after those */
         ck.nonfinite_paths = got.nonfinite_paths; /* the whole render's count goes on from there */
         double counted = 0.0;
         for (uint64_t i = 0; i < pixels; ++i)
-            counted += ck.film_planes > 1 ? rs_adaptive_visits(film[RS_PLANE_ALBEDO * pixels + i].w) : film[i].w;
+            counted += rs_film_sppm_plane(&rc.backend) > 1 ? rs_adaptive_visits(film[RS_PLANE_ALBEDO * pixels + i].w)
+                                                            : film[i].w;
         if (got.paths_done > total) {
             rs_cli_error("%s holds %.2f samples per pixel, more than the %u asked for", a.resume,
                          (double)got.paths_done / (double)pixels, rd.spp);
