@@ -105,10 +105,11 @@ def region_ratio(rs, ref, where):
         n = int(where.sum())
         means.append(float(mean[where].mean()))
         ses.append(float(np.sqrt(var[where].sum()) / n))
-    if not (means[0] > 0 and means[1] > 0):
+    if not means[1] > 0:
         return float("nan"), float("nan"), float("nan")
     ratio = means[0] / means[1]
-    return ratio, ratio * float(np.hypot(ses[0] / means[0], ses[1] / means[1])), ses[1] / means[1]
+    se = ratio * float(np.hypot(ses[0] / means[0], ses[1] / means[1])) if means[0] > 0 else ses[0] / means[1]
+    return ratio, se, ses[1] / means[1]
 
 
 def check_regions(args, mi, rs, ref):
