@@ -15,11 +15,23 @@ resolve), and prints:
 --check exits 1 unless, for every scene, each channel's mean is within --tolerance (default 5%)
 and z rms < 1.5. The depth and everything else come from the scene itself, so this also checks
 the importer's mapping of Mitsuba's max_depth. Functions are shared with compare_reference.py.
+
+Regions (issue 27's caustic checks): --mask MASK.png (8-bit grey, the film's size, as
+tools/caustic_mask.py writes it) compares the luminance means inside its regions separately:
+255 = the caustic, 128 = the directly lit floor (a mask of only 0 and 255: inside and outside).
+It prints each region's ratio raystream / Mitsuba +- its standard error (from the two seeds a
+side, tools/reference/image_stats.py's estimate), and --check then asks only that the caustic be
+within --caustic-tolerance (default 10%) and the other region within --tolerance: pixels outside
+the regions (the glass itself, which a particle tracer cannot see through and SPPM can) may
+differ. --integrator NAME renders raystream with that integrator instead of the scene's (sppm
+against Mitsuba's ptracer), --raystream-spp N with N samples per pixel (SPPM passes) instead of
+--spp, and --raystream-args passes further options (one string, split as a shell would).
 """
 
 import argparse
 import json
 import os
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -64,9 +76,57 @@ def sized_copy(scene, width, height):
 def render_raystream(args, scene, seed, out_dir):
     out = os.path.join(out_dir, f"rs-{seed}.pfm")
     cmd = [args.raystream, "render", scene, "-o", out, "--quiet", "--width", str(args.width), "--height",
-           str(args.height), "--spp", str(args.spp), "--seed", str(seed), "--backend", "cpu"]
+           str(args.height), "--spp", str(args.raystream_spp or args.spp), "--seed", str(seed), "--backend", "cpu"]
+    if args.integrator:
+        cmd += ["--integrator", args.integrator]
+    cmd += shlex.split(args.raystream_args)
     subprocess.run(cmd, check=True)
     return compare_reference.read_pfm(out)
+
+
+def read_mask(mi, path, width, height):
+    """The regions of a mask PNG: [(name, boolean array, tolerance key)], caustic first."""
+    mask = np.array(mi.Bitmap(path), dtype=np.uint8)
+    if mask.ndim == 3:
+        mask = mask[..., 0]
+    if mask.shape != (height, width):
+        raise SystemExit(f"{path}: the mask is {mask.shape[1]}x{mask.shape[0]}, the film {width}x{height}")
+    if np.any((mask != 0) & (mask != 255)):
+        return [("caustic", mask == 255, "caustic"), ("lit floor", mask == 128, "floor")]
+    return [("inside", mask == 255, "caustic"), ("outside", mask == 0, "floor")]
+
+
+def region_ratio(rs, ref, where):
+    """Luminance mean ratio raystream / Mitsuba over the pixels `where`, its standard error, and the
+    relative standard error of Mitsuba's mean there (how well the reference pins the region)."""
+    means, ses = [], []
+    for pair in (rs, ref):
+        mean, var = image_stats.mean_and_var(pair)
+        n = int(where.sum())
+        means.append(float(mean[where].mean()))
+        ses.append(float(np.sqrt(var[where].sum()) / n))
+    if not means[1] > 0:
+        return float("nan"), float("nan"), float("nan")
+    ratio = means[0] / means[1]
+    se = ratio * float(np.hypot(ses[0] / means[0], ses[1] / means[1])) if means[0] > 0 else ses[0] / means[1]
+    return ratio, se, ses[1] / means[1]
+
+
+def check_regions(args, mi, rs, ref):
+    """Prints each region's ratio; whether all are within their tolerances."""
+    ok = True
+    for name, where, kind in read_mask(mi, args.mask, args.width, args.height):
+        if not where.any():
+            print(f"{'':>22} {name}: no pixels in the mask")
+            ok = False
+            continue
+        ratio, se, ref_noise = region_ratio(rs, ref, where)
+        tol = args.caustic_tolerance if kind == "caustic" else args.tolerance
+        good = abs(ratio - 1.0) <= tol
+        ok &= good
+        print(f"{'':>22} {name:<9} {int(where.sum()):>6} px  ratio {ratio:.4f} +- {se:.4f} (Mitsuba's noise "
+              f"{100 * ref_noise:.2f}%), tolerance {100 * tol:.0f}%: {'ok' if good else 'DIFFERENT'}", flush=True)
+    return ok
 
 
 def main():
@@ -80,6 +140,12 @@ def main():
     ap.add_argument("--variant", default="auto", help="Mitsuba variant (default: llvm_ad_rgb with libLLVM 19, "
                                                       "else scalar_rgb)")
     ap.add_argument("--tolerance", type=float, default=0.05, help="per-channel mean ratio tolerance (default 0.05)")
+    ap.add_argument("--mask", help="compare the regions of this mask PNG instead of the whole image (see above)")
+    ap.add_argument("--caustic-tolerance", type=float, default=0.10,
+                    help="the mask's caustic region mean ratio tolerance (default 0.10)")
+    ap.add_argument("--integrator", help="raystream's integrator (default: the scene's)")
+    ap.add_argument("--raystream-spp", type=int, help="raystream's samples per pixel (default: --spp)")
+    ap.add_argument("--raystream-args", default="", help="more raystream render options, one string")
     ap.add_argument("--json", help="write the results there")
     ap.add_argument("--check", action="store_true", help="exit 1 unless every scene is within tolerance")
     args = ap.parse_args()
@@ -88,8 +154,10 @@ def main():
     mi.set_variant(variant)
     mi.set_log_level(mi.LogLevel.Error)
     seeds = (1, 2)
-    print(f"raystream (cpu) vs Mitsuba {mi.__version__} ({variant}), {args.width}x{args.height}, {args.spp} spp, "
-          f"seeds {seeds}")
+    rs_settings = (f"{args.integrator or 'its integrator'}, {args.raystream_spp or args.spp} spp"
+                   + (f" {args.raystream_args}" if args.raystream_args else ""))
+    print(f"raystream (cpu; {rs_settings}) vs Mitsuba {mi.__version__} ({variant}), {args.width}x{args.height}, "
+          f"{args.spp} spp, seeds {seeds}")
     print(f"{'scene':<20} {'R':>7} {'G':>7} {'B':>7} {'ratio':>16} {'sigmas':>6} {'z rms':>6} {'FLIP':>6}  verdict")
     results, all_ok = [], True
     for scene in args.scenes:
@@ -116,8 +184,11 @@ def main():
         channels = [float(mean_rs[..., c].mean() / mean_mi[..., c].mean()) if mean_mi[..., c].mean() > 0
                     else float("nan") for c in range(3)]
         st = image_stats.compare(rs, ref)
-        ok = all(abs(c - 1.0) <= args.tolerance for c in channels) and st["block_z_rms"] < 1.5
-        all_ok &= ok
+        if args.mask:
+            ok = None  # decided by the regions below
+        else:
+            ok = all(abs(c - 1.0) <= args.tolerance for c in channels) and st["block_z_rms"] < 1.5
+            all_ok &= ok
         st.update({"scene": scene, "channel_ratios": channels, "ok": ok,
                    "flip": compare_reference.flip_mean(mean_rs, mean_mi),
                    "seconds_raystream": t1 - t0, "seconds_mitsuba": t2 - t1})
@@ -125,8 +196,12 @@ def main():
         flip = "n/a" if st["flip"] is None else f"{st['flip']:.4f}"
         print(f"{os.path.basename(scene):<20} {channels[0]:>7.4f} {channels[1]:>7.4f} {channels[2]:>7.4f} "
               f"{st['ratio']:>8.4f} +- {st['ratio_se']:.4f} {st['ratio_sigmas']:>6.1f} {st['block_z_rms']:>6.2f} "
-              f"{flip:>6}  {'ok' if ok else 'DIFFERENT'}", flush=True)
-        if not ok:
+              f"{flip:>6}  {'regions:' if ok is None else 'ok' if ok else 'DIFFERENT'}", flush=True)
+        if ok is None:
+            ok = check_regions(args, mi, rs, ref)
+            all_ok &= ok
+            st["ok"] = ok
+        elif not ok:
             for w in st["worst_blocks"][:3]:
                 print(f"{'':>22} block at pixel {w['pixel']}: z {w['z']:+.1f}, {100 * w['relative']:+.1f}%")
     if args.json:

@@ -12,6 +12,7 @@
  * RS_MTS_UNLIMITED_DEPTH with a warning; Mitsuba's 1 (emitters seen directly, no lighting) has
  * no raystream equivalent and becomes depth 1 (direct light) with a warning. `direct` is
  * raystream depth 1: one bounce of direct light, both strategies with MIS, as Mitsuba's.
+ * `ptracer` is raystream's light tracer (`--integrator light`), its depth mapped as `path`'s.
  */
 #include <math.h>
 #include <string.h>
@@ -226,13 +227,19 @@ int rs_mts_read_integrator(RsMts* m, RsMtsNode* node)
         return 0;
     }
     int known = strcmp(type, "path") == 0;
-    if (!known && (strcmp(type, "volpath") == 0 || strcmp(type, "volpathmis") == 0 || strcmp(type, "prb") == 0 ||
-                   strcmp(type, "ptracer") == 0)) {
+    if (strcmp(type, "ptracer") == 0) {
+        /* Mitsuba's particle tracer is raystream's light tracer; both count depth as the path
+         * tracer does, so max_depth maps the same way. samples_per_pass only splits the work. */
+        rd->integrator = RS_INTEGRATOR_LIGHT;
+        rs_mts_child(m, node, "samples_per_pass");
+        known = 1;
+    }
+    if (!known && (strcmp(type, "volpath") == 0 || strcmp(type, "volpathmis") == 0 || strcmp(type, "prb") == 0)) {
         rs_mts_warn(m, node, "integrator '%s': rendered by raystream's path tracer (without media)", type);
         known = 1;
     }
     if (!known)
-        return rs_mts_fail(m, node, "integrator '%s': not supported (raystream reads path and direct)", type);
+        return rs_mts_fail(m, node, "integrator '%s': not supported (raystream reads path, direct and ptracer)", type);
     int64_t depth = -1;
     int hide = 0;
     if (rs_mts_get_int(m, node, "max_depth", &depth) || rs_mts_get_bool(m, node, "hide_emitters", &hide))

@@ -16,6 +16,7 @@
 #include <zlib.h>
 
 #include "host/import/scene_loader.h"
+#include "host/scene/settings.h"
 #include "tests/test.h"
 
 static char tmp[256];
@@ -428,6 +429,19 @@ static void test_bad_input(void)
         CHECK(d->roughness_texture != RS_NO_TEXTURE && fabsf(d->roughness_u - 0.5f) < 1e-6f,
               "roughness texture %u, roughness %g", d->roughness_texture, d->roughness_u);
         CHECK(has_warning(&s, "a checkerboard alpha is raystream's roughness texture"), "no roughness warning");
+        rs_scene_free(&s);
+    }
+    /* ptracer is the light tracer, its depth mapped as path's, without a warning */
+    path = scene_with("ptracer.xml", "<integrator type=\"ptracer\"><integer name=\"max_depth\" value=\"9\"/>"
+                                     "<integer name=\"samples_per_pass\" value=\"4096\"/></integrator>"
+                                     "<shape type=\"sphere\"/>");
+    status = load(path, &s, &err);
+    CHECK(status == 0, "ptracer.xml: %s", err.message);
+    if (status == 0) {
+        CHECK(strcmp(rs_integrator_name(s.render.integrator), "light") == 0, "ptracer became %s",
+              rs_integrator_name(s.render.integrator));
+        CHECK(s.render.max_depth == 8, "ptracer max_depth 9 became depth %u", s.render.max_depth);
+        CHECK(!has_warning(&s, "integrator"), "a warning about ptracer");
         rs_scene_free(&s);
     }
 }
