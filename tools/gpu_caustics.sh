@@ -62,7 +62,7 @@ qm=${QUALITY_MASK:-tests/data/caustics/glass-table-mask.png}
 if [ -f "$qs" ] && [ -f "$qm" ]; then
     echo "== bench-quality: $qs, in the mask $qm"
     # the reference is the path tracer's (--integrator path: the scene's own is sppm)
-    timeout 420 $rs bench-quality --scenes "$qs" --mask "$qm" --integrator path \
+    timeout 420 $rs bench-quality --scenes "$qs" --mask "$qm" --integrator path --width "${QUALITY_WIDTH:-240}" --height "${QUALITY_HEIGHT:-135}" \
         --configs "integrator=path;integrator=sppm;integrator=light" \
         --reference-spp "${REF_SPP:-65536}" --max-seconds "${MAX_SECONDS:-20}" --json "$out/quality.json" \
         > "$out/quality.txt" 2> "$out/quality.err"

@@ -19,12 +19,14 @@ __device__ __forceinline__ void rs_append_shadow(const RsKernelParams& kp, uint3
     rs_shadow_store(&kp.shadows, base + group.thread_rank(), &row, kp.scene.accel.inst.instance_count != 0);
 }
 
-template <int Mode>
+/* Particles: a particle wave's kernel (stage_particle.h); camera waves get a kernel without that
+ * code, whose registers would otherwise cost the path tracer's shade its occupancy. */
+template <int Mode, bool Particles>
 __global__ void rs_kernel_shade(RsKernelParams kp, RsLiveSet set)
 {
     auto body = [&](uint32_t row) {
         RsShadowRow shadow;
-        uint32_t result = rs_stage_shade(&kp, row, &shadow);
+        uint32_t result = Particles ? rs_stage_shade_particle(&kp, row, &shadow) : rs_stage_shade_camera(&kp, row, &shadow);
         if (result & RS_SHADE_SHADOW)
             rs_append_shadow(kp, &set.counters[RS_CTR_SHADOW], shadow);
         return (result & RS_SHADE_CONTINUE) != 0;
@@ -32,20 +34,31 @@ __global__ void rs_kernel_shade(RsKernelParams kp, RsLiveSet set)
     rs_for_live<Mode, true>(set, body);
 }
 
-cudaError_t rs_launch_shade(const RsKernelParams& kp, const RsLiveSet& set, int mode, RsGridCache* grids,
-                            cudaStream_t stream)
+template <bool Particles>
+static void launch_shade(const RsKernelParams& kp, const RsLiveSet& set, int mode, RsGridCache* grids,
+                         cudaStream_t stream)
 {
     unsigned grid = rs_blocks_for(set.n, RS_BLOCK);
     switch (mode) {
-    case RS_LIVE_FLAGS: rs_kernel_shade<RS_LIVE_FLAGS><<<grid, RS_BLOCK, 0, stream>>>(kp, set); break;
-    case RS_LIVE_STENCIL: rs_kernel_shade<RS_LIVE_STENCIL><<<grid, RS_BLOCK, 0, stream>>>(kp, set); break;
+    case RS_LIVE_FLAGS: rs_kernel_shade<RS_LIVE_FLAGS, Particles><<<grid, RS_BLOCK, 0, stream>>>(kp, set); break;
+    case RS_LIVE_STENCIL: rs_kernel_shade<RS_LIVE_STENCIL, Particles><<<grid, RS_BLOCK, 0, stream>>>(kp, set); break;
     case RS_LIVE_PERSISTENT: {
+        /* the cache is keyed by the kernel, so each variant gets its own grid */
         unsigned persistent_grid =
-            rs_persistent_grid_cached(grids, (const void*)rs_kernel_shade<RS_LIVE_PERSISTENT>, RS_BLOCK);
-        rs_kernel_shade<RS_LIVE_PERSISTENT><<<persistent_grid, RS_BLOCK, 0, stream>>>(kp, set);
+            rs_persistent_grid_cached(grids, (const void*)rs_kernel_shade<RS_LIVE_PERSISTENT, Particles>, RS_BLOCK);
+        rs_kernel_shade<RS_LIVE_PERSISTENT, Particles><<<persistent_grid, RS_BLOCK, 0, stream>>>(kp, set);
         break;
     }
-    default: rs_kernel_shade<RS_LIVE_INDEX><<<grid, RS_BLOCK, 0, stream>>>(kp, set); break;
+    default: rs_kernel_shade<RS_LIVE_INDEX, Particles><<<grid, RS_BLOCK, 0, stream>>>(kp, set); break;
     }
+}
+
+cudaError_t rs_launch_shade(const RsKernelParams& kp, const RsLiveSet& set, int mode, RsGridCache* grids,
+                            cudaStream_t stream)
+{
+    if (kp.particles.phase == RS_PHASE_PARTICLES)
+        launch_shade<true>(kp, set, mode, grids, stream);
+    else
+        launch_shade<false>(kp, set, mode, grids, stream);
     return cudaGetLastError();
 }

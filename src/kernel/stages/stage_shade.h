@@ -115,10 +115,9 @@ RS_FN void rs_sppm_store_visible_point(const RsKernelParams* kp, uint32_t pixel,
     kp->visible.weight[pixel] = rs_pack(throughput, 0.0f);
 }
 
-RS_FN uint32_t rs_stage_shade(const RsKernelParams* kp, uint32_t row, RsShadowRow* shadow)
+/* A camera path's vertex (every integrator's camera rays; SPPM's camera pass). */
+RS_FN uint32_t rs_stage_shade_camera(const RsKernelParams* kp, uint32_t row, RsShadowRow* shadow)
 {
-    if (kp->particles.phase == RS_PHASE_PARTICLES)
-        return rs_stage_shade_particle(kp, row, shadow);
     const RsSceneView* scene = &kp->scene;
     RsFloat4 origin4 = kp->rays.origin[row];
     RsFloat4 dir4 = kp->rays.direction[row];
@@ -201,6 +200,15 @@ RS_FN uint32_t rs_stage_shade(const RsKernelParams* kp, uint32_t row, RsShadowRo
     if (instanced)
         kp->rays.instance[row] = rs_uint4(hit_instance, RS_NO_HIT, 0u, 0u);
     return result | RS_SHADE_CONTINUE;
+}
+
+/* Shade for the wave's phase. The CUDA wrapper calls the two functions from separate kernels,
+ * so that a camera wave's kernel does not hold the particle code's registers. */
+RS_FN uint32_t rs_stage_shade(const RsKernelParams* kp, uint32_t row, RsShadowRow* shadow)
+{
+    if (kp->particles.phase == RS_PHASE_PARTICLES)
+        return rs_stage_shade_particle(kp, row, shadow);
+    return rs_stage_shade_camera(kp, row, shadow);
 }
 
 #endif /* RS_KERNEL_STAGE_SHADE_H */
