@@ -2,6 +2,7 @@
 """caustic_mask.py - the caustic region of a scene: where it is brighter with its glass than without.
 
     .venv-reference/bin/python tools/caustic_mask.py WITH.exr WITHOUT.exr -o mask.png
+    .venv-reference/bin/python tools/caustic_mask.py --caustic-only mask.png -o caustic.png
 
 Issue 27 defines a glass scene's caustic region as where a long render of it exceeds a render of
 the same scene without the glass by 20%. WITH and WITHOUT are two such renders at the same size
@@ -102,6 +103,29 @@ def write_png_grey(path, img):
                 + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b""))
 
 
+def read_png_grey(path):
+    """A PNG that write_png_grey wrote (8-bit grey, filter 0 on every row), as uint8 rows."""
+    data = open(path, "rb").read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        sys.exit(f"caustic_mask.py: {path}: not a PNG")
+    pos, idat, w, h = 8, b"", 0, 0
+    while pos < len(data):
+        n, tag = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if tag == b"IHDR":
+            w, h, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", body)
+            if (depth, colour, interlace) != (8, 0, 0):
+                sys.exit(f"caustic_mask.py: {path}: not an 8-bit grey, non-interlaced PNG")
+        elif tag == b"IDAT":
+            idat += body
+        pos += 12 + n
+    raw = zlib.decompress(idat)
+    rows = [raw[y * (w + 1):(y + 1) * (w + 1)] for y in range(h)]
+    if any(r[0] != 0 for r in rows):
+        sys.exit(f"caustic_mask.py: {path}: rows with PNG filters other than none (not this tool's)")
+    return np.frombuffer(b"".join(r[1:] for r in rows), dtype=np.uint8).reshape(h, w)
+
+
 def make_mask(with_rgb, without_rgb, usable, threshold, smooth):
     """The mask image (uint8) and the two regions' boolean arrays."""
     a, b = luminance(with_rgb), luminance(without_rgb)
@@ -120,6 +144,13 @@ def make_mask(with_rgb, without_rgb, usable, threshold, smooth):
 
 
 def main():
+    if len(sys.argv) == 5 and sys.argv[1] == "--caustic-only" and sys.argv[3] == "-o":
+        # a mask's caustic alone (255), without the lit floor (128): what bench-quality --mask
+        # measures the caustic's error over
+        mask = read_png_grey(sys.argv[2])
+        write_png_grey(sys.argv[4], np.where(mask == 255, 255, 0).astype(np.uint8))
+        print(f"{sys.argv[4]}: {mask.shape[1]}x{mask.shape[0]}: caustic {int((mask == 255).sum())} pixels")
+        return 0
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("with_glass", help="render of the scene (.pfm, .exr or .npy)")

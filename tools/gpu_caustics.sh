@@ -9,7 +9,7 @@
 #
 # Environment: ARCH (default 90); WIDTH, HEIGHT for bench (default 1920x1080); QUALITY_SCENE and
 # QUALITY_MASK (bench-quality's scene and --mask; default scenes/glass-table.json and
-# tests/data/caustics/glass-table-mask.png when both exist); REF_SPP, MAX_SECONDS for it (default
+# tests/data/caustics/glass-table-caustic.png, the caustic alone, when both exist); REF_SPP, MAX_SECONDS for it (default
 # 65536 and 20). Everything goes to $OUT/caustics (or ./gpu-out/caustics). A host without the
 # Debian libraries needs .gpu-deps (tools/gpu_host_deps.sh).
 set -u
@@ -58,7 +58,7 @@ grep -E "particles/s|photons/s" "$out/bench.txt"
 grep -A4 "FPS" "$out/bench.txt" | head -40
 
 qs=${QUALITY_SCENE:-scenes/glass-table.json}
-qm=${QUALITY_MASK:-tests/data/caustics/glass-table-mask.png}
+qm=${QUALITY_MASK:-tests/data/caustics/glass-table-caustic.png}
 if [ -f "$qs" ] && [ -f "$qm" ]; then
     echo "== bench-quality: $qs, in the mask $qm"
     # the reference is the path tracer's (--integrator path: the scene's own is sppm)

@@ -214,10 +214,11 @@ RS_FN RsFloat4 rs_sppm_gather_sum(const RsKernelParams* kp, const RsPhotonGrid* 
     if (!(r > 0.0f && r < RS_INFINITY)) /* as rs_sppm_gather_radius, which sized the cells */
         return sum;
     RsShadeSurface s;
+    RsShadeScratch scratch;
+    const RsPrim* prim;
     RsFloat4 origin = kp->visible.origin[pixel];
-    rs_shade_surface(kp, origin, kp->visible.direction[pixel], kp->visible.hit[pixel], rs_float_as_uint(origin.w),
-                     &s);
-    const RsMaterial* mat = rs_shade_material(kp, &s);
+    const RsMaterial* mat = rs_shade_surface(kp, origin, kp->visible.direction[pixel], kp->visible.hit[pixel],
+                                             rs_float_as_uint(origin.w), &s, &scratch, &prim);
     RsVec3 x = s.sp.p;
     float r2 = rs_mul_rn(r, r);
     uint32_t buckets[27];

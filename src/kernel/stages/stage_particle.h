@@ -138,8 +138,10 @@ RS_FN uint32_t rs_stage_shade_particle(const RsKernelParams* kp, uint32_t row, R
     int instanced = kp->scene.accel.inst.instance_count != 0;
     uint32_t hit_instance = instanced ? kp->rays.instance[row].y : RS_NO_HIT;
     RsShadeSurface surface;
-    rs_shade_surface(kp, kp->rays.origin[row], kp->rays.direction[row], hit4, hit_instance, &surface);
-    const RsMaterial* mat = rs_shade_material(kp, &surface);
+    RsShadeScratch scratch;
+    const RsPrim* prim;
+    const RsMaterial* mat = rs_shade_surface(kp, kp->rays.origin[row], kp->rays.direction[row], hit4, hit_instance,
+                                             &surface, &scratch, &prim);
     RsVec3 ng = surface.sp.n, ns = surface.ns, wi = surface.wo; /* wi: towards where the particle came from */
     RsPathSampler ps = rs_sampler_path(kp->sampler, kp->seed, path.y, path.w);
     uint32_t result = RS_PARTICLE_END;

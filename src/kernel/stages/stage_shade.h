@@ -142,9 +142,9 @@ RS_FN uint32_t rs_stage_shade_camera(const RsKernelParams* kp, uint32_t row, RsS
     int instanced = scene->accel.inst.instance_count != 0;
     uint32_t hit_instance = instanced ? kp->rays.instance[row].y : RS_NO_HIT;
     RsShadeSurface surface;
-    rs_shade_surface(kp, origin4, dir4, hit4, hit_instance, &surface);
-    const RsPrim* prim = surface.prim;
-    const RsMaterial* mat = rs_shade_material(kp, &surface);
+    RsShadeScratch scratch;
+    const RsPrim* prim;
+    const RsMaterial* mat = rs_shade_surface(kp, origin4, dir4, hit4, hit_instance, &surface, &scratch, &prim);
     const RsSurfacePoint sp = surface.sp;
     RsVec3 ns = surface.ns, wo = surface.wo;
     rs_aov_record(kp, slot, depth, sp.p, ns, wo, mat, throughput);

@@ -38,9 +38,11 @@ static void brute_force(const SppmFixture* f, uint32_t first, uint32_t n, Expect
             continue;
         float r = rs_sppm_radius(kp, p);
         RsShadeSurface s;
+        RsShadeScratch scratch;
+        const RsPrim* prim;
         RsFloat4 o = kp->visible.origin[p];
-        rs_shade_surface(kp, o, kp->visible.direction[p], kp->visible.hit[p], rs_float_as_uint(o.w), &s);
-        const RsMaterial* mat = rs_shade_material(kp, &s);
+        const RsMaterial* mat =
+            rs_shade_surface(kp, o, kp->visible.direction[p], kp->visible.hit[p], rs_float_as_uint(o.w), &s, &scratch, &prim);
         float r2 = r * r;
         for (uint32_t i = first; i < first + n; ++i) {
             const RsPhoton* ph = &f->photons[i];
@@ -143,8 +145,10 @@ static uint32_t place_edge_photons(SppmFixture* f)
         if (!rs_sppm_has_visible(kp, p))
             continue;
         RsShadeSurface s;
+        RsShadeScratch scratch;
+        const RsPrim* prim;
         RsFloat4 o = kp->visible.origin[p];
-        rs_shade_surface(kp, o, kp->visible.direction[p], kp->visible.hit[p], rs_float_as_uint(o.w), &s);
+        rs_shade_surface(kp, o, kp->visible.direction[p], kp->visible.hit[p], rs_float_as_uint(o.w), &s, &scratch, &prim);
         RsVec3 x = s.sp.p;
         float r = rs_sppm_radius(kp, p);
         RsVec3 at[8];
