@@ -49,7 +49,7 @@ typedef struct SppmGpu {
     uint32_t capacity, max_bits;
 } SppmGpu;
 
-__global__ void rs_kernel_sppm_max_radius(RsKernelParams kp, uint32_t pixels, uint32_t* rmax_bits)
+__global__ void rs_kernel_sppm_max_radius(const __grid_constant__ RsKernelParams kp, uint32_t pixels, uint32_t* rmax_bits)
 {
     uint32_t p = blockIdx.x * blockDim.x + threadIdx.x;
     uint32_t bits = p < pixels ? rs_float_as_uint(rs_sppm_gather_radius(&kp, p)) : 0u;
@@ -84,7 +84,7 @@ __global__ void rs_kernel_sppm_ranges(const uint64_t* keys, uint32_t n, uint32_t
         rs_photon_grid_mark_runs(keys, i, n, begin, end);
 }
 
-__global__ void rs_kernel_sppm_gather(RsKernelParams kp, const RsPhotonGrid* grid, const uint32_t* sorted,
+__global__ void rs_kernel_sppm_gather(const __grid_constant__ RsKernelParams kp, const RsPhotonGrid* grid, const uint32_t* sorted,
                                       uint32_t pixels)
 {
     uint32_t p = blockIdx.x * blockDim.x + threadIdx.x;
@@ -95,7 +95,7 @@ __global__ void rs_kernel_sppm_gather(RsKernelParams kp, const RsPhotonGrid* gri
     rs_sppm_gather(&kp, &g, p);
 }
 
-__global__ void rs_kernel_sppm_update(RsKernelParams kp, uint32_t pixels)
+__global__ void rs_kernel_sppm_update(const __grid_constant__ RsKernelParams kp, uint32_t pixels)
 {
     uint32_t p = blockIdx.x * blockDim.x + threadIdx.x;
     if (p < pixels)

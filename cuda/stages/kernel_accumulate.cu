@@ -5,7 +5,7 @@
 #include "kernel/film/adaptive.h"
 #include "kernel/stages/stage_accumulate.h"
 
-__global__ void rs_kernel_accumulate(RsKernelParams kp)
+__global__ void rs_kernel_accumulate(const __grid_constant__ RsKernelParams kp)
 {
     uint32_t lane = blockIdx.x * blockDim.x + threadIdx.x;
     if (lane < rs_accumulate_count(&kp))
@@ -21,7 +21,7 @@ cudaError_t rs_launch_accumulate(const RsKernelParams& kp, cudaStream_t stream)
     return cudaGetLastError();
 }
 
-__global__ void rs_kernel_adaptive_update(RsKernelParams kp, uint32_t span_pixels)
+__global__ void rs_kernel_adaptive_update(const __grid_constant__ RsKernelParams kp, uint32_t span_pixels)
 {
     uint32_t lane = blockIdx.x * blockDim.x + threadIdx.x;
     if (lane < span_pixels)

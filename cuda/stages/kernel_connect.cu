@@ -7,7 +7,7 @@
 #include "kernel/stages/stage_connect.h"
 
 template <int Accel>
-__global__ void __launch_bounds__(RS_TRACE_BLOCK) rs_kernel_connect(RsKernelParams kp, const uint32_t* shadow_count)
+__global__ void __launch_bounds__(RS_TRACE_BLOCK) rs_kernel_connect(const __grid_constant__ RsKernelParams kp, const uint32_t* shadow_count)
 {
     RS_TRACE_STACK_DECLARE(Accel, stack);
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;

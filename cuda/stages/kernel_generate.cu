@@ -6,7 +6,7 @@
 #include "kernel/stages/stage_generate.h"
 
 template <int Mode>
-__global__ void rs_kernel_generate(RsKernelParams kp, RsLiveSet set)
+__global__ void rs_kernel_generate(const __grid_constant__ RsKernelParams kp, RsLiveSet set)
 {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     bool in_wave = i < kp.wave_paths;

@@ -22,7 +22,7 @@ __device__ __forceinline__ void rs_append_shadow(const RsKernelParams& kp, uint3
 /* Particles: a particle wave's kernel (stage_particle.h); camera waves get a kernel without that
  * code, whose registers would otherwise cost the path tracer's shade its occupancy. */
 template <int Mode, bool Particles>
-__global__ void rs_kernel_shade(RsKernelParams kp, RsLiveSet set)
+__global__ void rs_kernel_shade(const __grid_constant__ RsKernelParams kp, RsLiveSet set)
 {
     auto body = [&](uint32_t row) {
         RsShadowRow shadow;

@@ -9,7 +9,7 @@
 
 #define RS_SORT_KEY_BITS 30
 
-__global__ void rs_kernel_sort_keys(RsKernelParams kp, const uint32_t* index, uint32_t n, uint32_t* keys)
+__global__ void rs_kernel_sort_keys(const __grid_constant__ RsKernelParams kp, const uint32_t* index, uint32_t n, uint32_t* keys)
 {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
