@@ -15,7 +15,7 @@ static const char help_before_deadray[] =
     "                        pass = a particle per pixel), sppm is stochastic progressive photon\n"
     "                        mapping (one pass = a camera pass and a photon pass): both find\n"
     "                        caustics the path tracer cannot; --spp N = N passes\n"
-    "  --photons N           sppm: photons per pass (default: the pixel count)\n"
+    "  --photons N           sppm: photons per pass (default: the pixel count, at least 262144)\n"
     "  --sppm-radius R       sppm: initial gather radius in scene units (default: three pixels'\n"
     "                        footprint at the scene's centre)\n"
     "  --sppm-alpha A        sppm: the share of a pass's photons a pixel keeps, 0 < A < 1\n"

@@ -41,7 +41,7 @@ static double film_luminance(const RsFloat4* film, uint32_t pixels)
 static void check_particles(const RsScene* scene, const char* file, uint32_t integrator)
 {
     RsError err = {{0}};
-    TestRender tr = {61, 37, 4, 6, integrator, 5, 0}; /* 2257 pixels: not a multiple of 32 */
+    TestRender tr = {61, 37, 4, 6, integrator, 5, 0, 0}; /* 2257 pixels: not a multiple of 32 */
     uint32_t pixels = tr.width * tr.height;
     const char* name = rs_integrator_name(integrator);
     RsBackendConfig ref_cfg = particle_config(RS_BACKEND_CUDA, RS_DEADRAY_FLAGS, 0);

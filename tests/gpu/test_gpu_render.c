@@ -34,7 +34,7 @@ static RsBackendConfig gpu_config(RsDeadRay d, int payload)
 static void compare_cpu_gpu(const RsScene* scene, const char* file, uint32_t integrator)
 {
     RsError err = {{0}};
-    TestRender tr = {128, 96, 16, 8, integrator, 3, 0};
+    TestRender tr = {128, 96, 16, 8, integrator, 3, 0, 0};
     RsBackendConfig cpu = cpu_config(RS_DEADRAY_FLAGS, 0, 0), gpu = gpu_config(RS_DEADRAY_COMPACT_WARP, 0);
     RsFloat4* a = test_render(scene, &cpu, &tr, NULL, &err);
     RsFloat4* b = test_render(scene, &gpu, &tr, NULL, &err);
@@ -67,7 +67,7 @@ static void compare_cpu_gpu(const RsScene* scene, const char* file, uint32_t int
 static void compare_strategies(const RsScene* scene, const char* file, uint32_t integrator)
 {
     RsError err = {{0}};
-    TestRender tr = {97, 61, 4, 8, integrator, 11, 0}; /* 5917 pixels: not a multiple of 32 */
+    TestRender tr = {97, 61, 4, 8, integrator, 11, 0, 0}; /* 5917 pixels: not a multiple of 32 */
     RsBackendConfig ref_cfg = gpu_config(RS_DEADRAY_FLAGS, 0);
     RsTraceStats ref_stats, stats;
     RsFloat4* ref = test_render(scene, &ref_cfg, &tr, &ref_stats, &err);

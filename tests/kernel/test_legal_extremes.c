@@ -123,7 +123,7 @@ int main(int argc, char** argv)
     if (loaded) {
         cfg.aovs = 1; /* the squares plane too */
         for (uint32_t integrator = 0; integrator < 2; ++integrator) {
-            TestRender tr = {48, 40, 4, 6, integrator ? RS_INTEGRATOR_WHITTED : RS_INTEGRATOR_PATH, 7, 0};
+            TestRender tr = {48, 40, 4, 6, integrator ? RS_INTEGRATOR_WHITTED : RS_INTEGRATOR_PATH, 7, 0, 0};
             RsTraceStats stats;
             RsFloat4* film = test_render(&scene, &cfg, &tr, &stats, &err);
             CHECK(film != NULL, "%s", err.message);

@@ -13,6 +13,7 @@
 typedef struct TestRender {
     uint32_t width, height, spp, max_depth, integrator, seed;
     uint64_t wave_limit; /* 0: let the planner choose */
+    uint32_t photons;    /* sppm: photons per pass; 0: the frame's default */
 } TestRender;
 
 /* Renders through the renderer layer on `devices` devices of config's kind (0: all) and
@@ -31,6 +32,8 @@ static inline RsFloat4* test_render_on(const RsScene* scene, const RsBackendConf
     if (!r)
         return NULL;
     RsFrameDesc frame = rs_frame_from_scene(scene, tr->width, tr->height, tr->max_depth, tr->integrator, tr->seed);
+    if (tr->photons)
+        frame.photons_per_pass = tr->photons;
     uint64_t pixels = (uint64_t)tr->width * tr->height;
     RsFloat4* film = NULL;
     /* a planned size of wave_limit paths per device caps the waves at that */

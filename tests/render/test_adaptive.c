@@ -44,7 +44,7 @@ static RsFloat4* render(RsScene* scene, float threshold, uint32_t spp, RsDeadRay
     cfg.aovs = with_aovs;
     scene->render.noise_threshold = threshold;
     scene->render.min_spp = MIN_SPP;
-    TestRender tr = {SIZE, SIZE, spp, DEPTH, RS_INTEGRATOR_PATH, seed, wave_limit};
+    TestRender tr = {SIZE, SIZE, spp, DEPTH, RS_INTEGRATOR_PATH, seed, wave_limit, 0};
     RsFloat4* film = test_render_on(scene, &cfg, devices, &tr, stats, &err);
     CHECK(film != NULL, "%s", err.message);
     return film;

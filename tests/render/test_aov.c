@@ -32,7 +32,7 @@ static RsFloat4* render_aovs(RsScene* s, uint32_t depth)
 {
     RsError err = {{0}};
     CHECK(rs_scene_build(s, &err) == 0, "%s", err.message);
-    TestRender tr = {SIZE, SIZE, SPP, depth, RS_INTEGRATOR_PATH, 1, 0};
+    TestRender tr = {SIZE, SIZE, SPP, depth, RS_INTEGRATOR_PATH, 1, 0, 0};
     RsFloat4* film = test_render(s, &config, &tr, NULL, &err);
     CHECK(film != NULL, "%s", err.message);
     return film;
@@ -176,7 +176,7 @@ static void test_determinism(const char* scene_path)
     CHECK(rs_scene_load_json(scene_path, &accel, &scene, &err) == 0, "%s", err.message);
     if (err.message[0])
         return;
-    TestRender tr = {40, 30, 3, 5, RS_INTEGRATOR_PATH, 7, 0};
+    TestRender tr = {40, 30, 3, 5, RS_INTEGRATOR_PATH, 7, 0, 0};
     size_t entries = (size_t)40 * 30 * RS_FILM_PLANES_AOV;
     RsBackendConfig base = config;
     RsFloat4* first = test_render(&scene, &base, &tr, NULL, &err);

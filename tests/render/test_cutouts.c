@@ -149,7 +149,7 @@ int main(int argc, char** argv)
         RsError err = {{0}};
         RsScene s;
         build(&s, argv[1], kinds[k], &err);
-        TestRender tr = {SIZE, SIZE, 4, 1, RS_INTEGRATOR_PATH, 1, 0};
+        TestRender tr = {SIZE, SIZE, 4, 1, RS_INTEGRATOR_PATH, 1, 0, 0};
         RsFloat4* film = test_render(&s, &cfg, &tr, NULL, &err);
         CHECK(film != NULL, "%s: %s", names[k], err.message);
         if (film) {
@@ -175,7 +175,7 @@ int main(int argc, char** argv)
     RsAccelOptions accel = rs_accel_options_default();
     CHECK(rs_scene_json_load(json, &accel, &s, NULL, &err) == 0, "%s", err.message);
     if (!err.message[0]) {
-        TestRender tr = {SIZE, SIZE, 4, 1, RS_INTEGRATOR_PATH, 1, 0};
+        TestRender tr = {SIZE, SIZE, 4, 1, RS_INTEGRATOR_PATH, 1, 0, 0};
         RsFloat4* film = test_render(&s, &cfg, &tr, NULL, &err);
         CHECK(film != NULL, "json: %s", err.message);
         if (film) {

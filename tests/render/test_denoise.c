@@ -216,7 +216,7 @@ static void test_gpu_agrees(const char* scene_path)
         return;
     RsBackendConfig cpu = cpu_config(RS_DEADRAY_STENCIL, 0, 0);
     cpu.aovs = 1;
-    TestRender tr = {96, 72, 2, 5, RS_INTEGRATOR_PATH, 3, 0};
+    TestRender tr = {96, 72, 2, 5, RS_INTEGRATOR_PATH, 3, 0, 0};
     RsFloat4* film = test_render(&scene, &cpu, &tr, NULL, &err);
     CHECK(film != NULL, "%s", err.message);
     uint32_t pixels = tr.width * tr.height;

@@ -49,7 +49,7 @@ static double render_mean(const RsScene* s, uint32_t depth, uint32_t integrator,
 {
     RsError err = {{0}};
     RsBackendConfig cfg = cpu_config(RS_DEADRAY_FLAGS, 0, 0);
-    TestRender tr = {64, 64, spp, depth, integrator, 1, 0};
+    TestRender tr = {64, 64, spp, depth, integrator, 1, 0, 0};
     RsFloat4* film = test_render(s, &cfg, &tr, NULL, &err);
     CHECK(film != NULL, "%s", err.message);
     if (!film)

@@ -98,7 +98,7 @@ static RsFloat4* render(RsScene* s, uint32_t method, const RsBackendConfig* cfg,
         CHECK(s->built ? rs_scene_select_lights(s, method, &err) == 0 : rs_scene_build(s, &err) == 0, "%s",
               err.message);
     }
-    TestRender tr = {size, size, spp, depth, RS_INTEGRATOR_PATH, seed, 0};
+    TestRender tr = {size, size, spp, depth, RS_INTEGRATOR_PATH, seed, 0, 0};
     RsFloat4* film = test_render(s, cfg, &tr, NULL, &err);
     CHECK(film != NULL, "%s", err.message);
     return film;

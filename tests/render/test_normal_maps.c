@@ -101,7 +101,7 @@ static RsFloat4* render(RsScene* s, const RsBackendConfig* cfg)
 {
     RsError err = {{0}};
     CHECK(rs_scene_build(s, &err) == 0, "%s", err.message);
-    TestRender tr = {SIZE, SIZE, 4, 1, RS_INTEGRATOR_PATH, 1, 0};
+    TestRender tr = {SIZE, SIZE, 4, 1, RS_INTEGRATOR_PATH, 1, 0, 0};
     RsFloat4* film = test_render(s, cfg, &tr, NULL, &err);
     CHECK(film != NULL, "%s", err.message);
     return film;

@@ -41,7 +41,7 @@ static double mean_of(RsScene* s, const RsBackendConfig* cfg, uint32_t depth, ui
 {
     RsError err = {{0}};
     CHECK(rs_scene_build(s, &err) == 0, "%s", err.message);
-    TestRender tr = {SIZE, SIZE, spp, depth, RS_INTEGRATOR_PATH, 1, 0};
+    TestRender tr = {SIZE, SIZE, spp, depth, RS_INTEGRATOR_PATH, 1, 0, 0};
     RsFloat4* film = test_render(s, cfg, &tr, NULL, &err);
     CHECK(film != NULL, "%s", err.message);
     if (!film)

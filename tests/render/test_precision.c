@@ -19,7 +19,7 @@
 static RsFloat4* render(const RsScene* s, const RsBackendConfig* cfg, uint32_t spp, uint32_t seed)
 {
     RsError err = {{0}};
-    TestRender tr = {128, 128, spp, 3, RS_INTEGRATOR_PATH, seed, 0};
+    TestRender tr = {128, 128, spp, 3, RS_INTEGRATOR_PATH, seed, 0, 0};
     RsFloat4* film = test_render(s, cfg, &tr, NULL, &err);
     CHECK(film != NULL, "%s", err.message);
     return film;

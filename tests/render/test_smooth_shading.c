@@ -59,7 +59,7 @@ static RsFloat4* render(int kind, const RsBackendConfig* cfg, uint32_t spp)
     RsError err = {{0}};
     RsScene s;
     build(&s, kind, &err);
-    TestRender tr = {SIZE, SIZE, spp, 3, RS_INTEGRATOR_PATH, 1, 0};
+    TestRender tr = {SIZE, SIZE, spp, 3, RS_INTEGRATOR_PATH, 1, 0, 0};
     RsFloat4* film = test_render(&s, cfg, &tr, NULL, &err);
     CHECK(film != NULL, "%s", err.message);
     rs_scene_free(&s);

@@ -29,7 +29,7 @@ static RsFloat4* render(RsScene* scene, uint32_t sampler, uint32_t spp, uint32_t
     RsError err = {{0}};
     RsBackendConfig cfg = config;
     cfg.deadray = deadray;
-    TestRender tr = {SIZE, SIZE, spp, DEPTH, RS_INTEGRATOR_PATH, seed, wave_limit};
+    TestRender tr = {SIZE, SIZE, spp, DEPTH, RS_INTEGRATOR_PATH, seed, wave_limit, 0};
     scene->render.sampler = sampler;
     RsFloat4* film = test_render_on(scene, &cfg, devices, &tr, NULL, &err);
     CHECK(film != NULL, "%s", err.message);

@@ -35,7 +35,7 @@ static void check_strategies(const RsScene* scene, uint32_t integrator, int full
     RsError err = {{0}};
     const uint32_t w = 45, h = 37, pixels = w * h;
     const char* accel = rs_accel_name(scene->accel.view.kind);
-    TestRender tr = {w, h, 3, 8, integrator, 5, 0};
+    TestRender tr = {w, h, 3, 8, integrator, 5, 0, 0};
     RsBackendConfig ref_cfg = cpu_config(RS_DEADRAY_FLAGS, 1, 0);
     RsTraceStats ref_stats, stats;
     RsFloat4* ref = test_render(scene, &ref_cfg, &tr, &ref_stats, &err);

@@ -61,7 +61,7 @@ static RsFloat4* render(RsScene* s, const RsBackendConfig* cfg, uint32_t spp)
 {
     RsError err = {{0}};
     CHECK(rs_scene_build(s, &err) == 0, "%s", err.message);
-    TestRender tr = {SIZE, SIZE, spp, 1, RS_INTEGRATOR_PATH, 1, 0};
+    TestRender tr = {SIZE, SIZE, spp, 1, RS_INTEGRATOR_PATH, 1, 0, 0};
     RsFloat4* film = test_render(s, cfg, &tr, NULL, &err);
     CHECK(film != NULL, "%s", err.message);
     return film;
@@ -196,7 +196,7 @@ static double sphere_mean(RsScene* s, RsMaterialDesc d, const RsBackendConfig* c
     rs_scene_add_sphere(s, rs_vec3(0, 0, 0), 1.0f, (uint32_t)m, &err);
     rs_scene_add_point_light(s, rs_vec3(2, 3, 2), rs_vec3_splat(20.0f), &err);
     CHECK(rs_scene_build(s, &err) == 0, "%s", err.message);
-    TestRender tr = {SIZE, SIZE, 16, 3, RS_INTEGRATOR_PATH, 5, 0};
+    TestRender tr = {SIZE, SIZE, 16, 3, RS_INTEGRATOR_PATH, 5, 0, 0};
     RsFloat4* film = test_render(s, cfg, &tr, NULL, &err);
     CHECK(film != NULL, "%s", err.message);
     double mean[3] = {0, 0, 0};

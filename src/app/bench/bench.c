@@ -81,7 +81,7 @@ static void bench_usage(FILE* f)
             "  --integrator NAME       path | whitted | both | light | sppm | all (default both: path\n"
             "                          and whitted); light and sppm time passes (--spp passes a frame)\n"
             "                          on one device and print particles (photons) per second\n"
-            "  --photons N             sppm: photons per pass (default: the pixel count)\n"
+            "  --photons N             sppm: photons per pass (default: the pixel count, at least 262144)\n"
             "  --frames N              timed frames per configuration (default 30 on CUDA, 3 on CPU)\n"
             "  --warmup N              untimed frames first (default 5 on CUDA, 1 on CPU)\n"
             "  --denoise               also time the denoiser on every timed frame (the film then\n"

@@ -46,7 +46,10 @@ RsFrameDesc rs_frame_from_scene(const RsScene* scene, uint32_t width, uint32_t h
     f.sampler = scene->render.sampler;
     f.noise_threshold = scene->render.noise_threshold;
     f.min_spp = scene->render.min_spp;
-    f.photons_per_pass = width * height;
+    /* at least a chunk: passes of fewer photons spend their time on the camera pass and the
+     * per-pass steps (on the H100, 32400 photons a pass reached glass-table's caustic error 3-9x
+     * later than 262144 did; docs/rendering.md) */
+    f.photons_per_pass = width * height > RS_PARTICLE_CHUNK ? width * height : RS_PARTICLE_CHUNK;
     f.sppm_radius = sppm_default_radius(scene, &f.camera, height);
     f.sppm_alpha = RS_SPPM_DEFAULT_ALPHA;
     return f;

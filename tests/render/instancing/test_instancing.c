@@ -26,7 +26,7 @@
 #include "tests/render/render_util.h"
 #include "tests/test.h"
 
-static const TestRender tr = {64, 48, 8, 4, RS_INTEGRATOR_PATH, 3, 0};
+static const TestRender tr = {64, 48, 8, 4, RS_INTEGRATOR_PATH, 3, 0, 0};
 
 static int build(RsScene* s, int twin, uint32_t accel, int two_level)
 {

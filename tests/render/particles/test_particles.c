@@ -58,14 +58,14 @@ static void room(RsScene* s, RsError* err)
     rs_scene_build(s, err);
 }
 
-enum { W = 32, H = 24 };
+enum { W = 32, H = 24, PHOTONS = 2048 /* per pass: the default (a chunk) would make the test slow */ };
 
 static RsFloat4* render(const RsScene* s, RsBackendConfig cfg, uint32_t integrator, uint32_t spp, uint32_t seed,
                         uint64_t wave_limit)
 {
     RsError err = {{0}};
     cfg.particles = 1;
-    TestRender tr = {W, H, spp, 4, integrator, seed, wave_limit};
+    TestRender tr = {W, H, spp, 4, integrator, seed, wave_limit, PHOTONS};
     RsFloat4* film = test_render(s, &cfg, &tr, NULL, &err);
     CHECK(film != NULL, "%s", err.message);
     return film;
@@ -171,6 +171,7 @@ static void test_resume(const RsScene* s, RsBackendConfig cfg)
     rc.device_count = 1;
     uint64_t pixels = (uint64_t)W * H;
     RsFrameDesc frame = rs_frame_from_scene(s, W, H, 4, RS_INTEGRATOR_SPPM, 5);
+    frame.photons_per_pass = PHOTONS;
     RsFloat4* straight = render(s, cfg, RS_INTEGRATOR_SPPM, 6, 5, 0);
     RsRenderer* r = rs_renderer_create(s, &rc, &err);
     size_t entries = (size_t)pixels * 3;
