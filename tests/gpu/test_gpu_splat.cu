@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cuda_ok.cuh"
+#include "plane_compare.cuh"
 #include "tests/test.h"
 
 #include "cuda/post/splat.cuh"
@@ -101,29 +102,6 @@ static void cpu_resolve(std::vector<RsFloat4>& plane, const std::vector<uint32_t
     rs_splat_cpu_scratch_free(&scratch);
 }
 
-/* Prints and checks a bitwise comparison of two planes. */
-static void compare(const char* what, const std::vector<RsFloat4>& gpu, const std::vector<RsFloat4>& cpu)
-{
-    uint32_t differ = 0, first = UINT32_MAX;
-    double max_abs = 0.0;
-    for (uint32_t p = 0; p < gpu.size(); ++p) {
-        if (memcmp(&gpu[p], &cpu[p], sizeof(RsFloat4)) == 0)
-            continue;
-        ++differ;
-        first = first == UINT32_MAX ? p : first;
-        const float* g = &gpu[p].x;
-        const float* c = &cpu[p].x;
-        for (int k = 0; k < 4; ++k)
-            max_abs = fmax(max_abs, fabs((double)g[k] - (double)c[k]));
-    }
-    printf("%s: %u of %zu pixels differ, max abs difference %.9g", what, differ, gpu.size(), max_abs);
-    if (differ)
-        printf(", first pixel %u: gpu %a %a %a %a, cpu %a %a %a %a", first, gpu[first].x, gpu[first].y, gpu[first].z,
-               gpu[first].w, cpu[first].x, cpu[first].y, cpu[first].z, cpu[first].w);
-    printf("\n");
-    CHECK(differ == 0, "%s: %u pixels differ from the CPU resolve (first %u)", what, differ, first);
-}
-
 static uint32_t count_runs(const std::vector<uint32_t>& bounds, uint32_t pixels)
 {
     std::vector<uint8_t> hit(pixels, 0);
@@ -179,7 +157,7 @@ static void check_set(uint32_t n, uint32_t pixels, uint32_t chunks, uint32_t blo
              (unsigned long long)appended, (unsigned long long)cpu_stats.count, pixels, count_runs(bounds, pixels),
              chunks, block);
     CHECK(appended == cpu_stats.count, "%s: counts differ", what);
-    compare(what, plane, expect);
+    compare_planes(what, plane, expect.data());
 }
 
 /* Overflow: counted, nothing added, reported by name; then an empty queue changes nothing. */
@@ -202,12 +180,12 @@ static void check_overflow(RsSplatScratch* scratch)
     CHECK(strcmp(err.message, "splat queue overflow: 3000 splats for a capacity of 1000") == 0, "message: %s",
           err.message);
     CUDA_OK(cudaMemcpy(plane.data(), d_plane, pixels * sizeof(RsFloat4), cudaMemcpyDeviceToHost));
-    compare("overflow leaves the plane alone", plane, base);
+    compare_planes("overflow leaves the plane alone", plane, base.data());
 
     CUDA_OK(rs_launch_splat_resolve(q.view, d_plane, pixels, scratch, &stats, 0));
     CHECK(stats.count == 0, "the overflowing resolve left %llu in the queue", (unsigned long long)stats.count);
     CUDA_OK(cudaMemcpy(plane.data(), d_plane, pixels * sizeof(RsFloat4), cudaMemcpyDeviceToHost));
-    compare("an empty queue leaves the plane alone", plane, base);
+    compare_planes("an empty queue leaves the plane alone", plane, base.data());
     CUDA_OK(cudaFree(d_plane));
 }
 

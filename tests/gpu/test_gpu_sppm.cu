@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cuda_ok.cuh"
+#include "plane_compare.cuh"
 #include "tests/test.h"
 
 #include "cuda/post/sppm.cuh"
@@ -108,28 +109,6 @@ struct DeviceParams {
     }
 };
 
-static void compare(const char* what, const std::vector<RsFloat4>& gpu, const RsFloat4* cpu)
-{
-    uint32_t differ = 0, first = UINT32_MAX;
-    double max_abs = 0.0;
-    for (uint32_t p = 0; p < gpu.size(); ++p) {
-        if (memcmp(&gpu[p], &cpu[p], sizeof(RsFloat4)) == 0)
-            continue;
-        ++differ;
-        first = first == UINT32_MAX ? p : first;
-        const float* g = &gpu[p].x;
-        const float* c = &cpu[p].x;
-        for (int k = 0; k < 4; ++k)
-            max_abs = fmax(max_abs, fabs((double)g[k] - (double)c[k]));
-    }
-    printf("%s: %u of %zu entries differ, max abs difference %.9g", what, differ, gpu.size(), max_abs);
-    if (differ)
-        printf(", first %u: gpu %a %a %a %a, cpu %a %a %a %a", first, gpu[first].x, gpu[first].y, gpu[first].z,
-               gpu[first].w, cpu[first].x, cpu[first].y, cpu[first].z, cpu[first].w);
-    printf("\n");
-    CHECK(differ == 0, "%s: %u entries differ from the CPU's (first %u)", what, differ, first);
-}
-
 /* One pass in `chunks` chunks with a table of 2^table_bits buckets (0: the count's) on both
  * backends, compared after the gathers and after the update. */
 static void check_pass(uint32_t chunks, uint32_t table_bits, uint32_t block, uint64_t seed)
@@ -166,16 +145,16 @@ static void check_pass(uint32_t chunks, uint32_t table_bits, uint32_t block, uin
              PHOTONS, chunks, table_bits ? 1u << table_bits : 1u << rs_photon_grid_bits(PHOTONS / chunks), block,
              (unsigned long long)hits);
     CHECK(hits > 10000, "%s: too few hits to test anything", what);
-    compare(what, pass, cpu.kp.sppm_pass);
+    compare_planes(what, pass, cpu.kp.sppm_pass);
 
     rs_sppm_update_cpu(NULL, &cpu.kp);
     CUDA_OK(rs_launch_sppm_update(&dev.kp, 0));
     CUDA_OK(cudaDeviceSynchronize());
-    compare("update: film plane 0", download(dev.kp.film, cpu.pixels), cpu.kp.film);
-    compare("update: state (Ld_sum | N, tau | R)", download(dev.kp.sppm_state, 2 * (size_t)cpu.pixels),
+    compare_planes("update: film plane 0", download(dev.kp.film, cpu.pixels), cpu.kp.film);
+    compare_planes("update: state (Ld_sum | N, tau | R)", download(dev.kp.sppm_state, 2 * (size_t)cpu.pixels),
             cpu.kp.sppm_state);
-    compare("update: the pass's sums cleared", download(dev.kp.sppm_pass, cpu.pixels), cpu.kp.sppm_pass);
-    compare("update: visible points cleared", download(dev.kp.visible.hit, cpu.pixels), cpu.kp.visible.hit);
+    compare_planes("update: the pass's sums cleared", download(dev.kp.sppm_pass, cpu.pixels), cpu.kp.sppm_pass);
+    compare_planes("update: visible points cleared", download(dev.kp.visible.hit, cpu.pixels), cpu.kp.visible.hit);
 
     rs_sppm_scratch_free(&scratch);
     rs_sppm_cpu_scratch_free(&cpu_scratch);
@@ -198,7 +177,7 @@ static void check_overflow(void)
     CUDA_OK(rs_launch_sppm_resolve(&dev.kp, &scratch, &count, 0));
     printf("overflow: %llu photons for a capacity of %u\n", (unsigned long long)count, dev.kp.photons.capacity);
     CHECK(count == 3000, "overflow: %llu photons reported", (unsigned long long)count);
-    compare("overflow gathers nothing", download(dev.kp.sppm_pass, f.pixels), f.kp.sppm_pass);
+    compare_planes("overflow gathers nothing", download(dev.kp.sppm_pass, f.pixels), f.kp.sppm_pass);
     CUDA_OK(rs_launch_sppm_resolve(&dev.kp, &scratch, &count, 0));
     CHECK(count == 0, "the overflowing resolve left %llu in the queue", (unsigned long long)count);
     rs_sppm_scratch_free(&scratch);

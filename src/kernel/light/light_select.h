@@ -51,13 +51,14 @@ RS_FN RsLightContext rs_light_context_of_ray(RsFloat4 origin)
     return rs_light_context(rs_xyz(origin), rs_vec3_splat(0.0f));
 }
 
-/* RS_LIGHT_SELECT_POWER: index of the first light whose cumulative probability exceeds u. */
-RS_FN uint32_t rs_light_select_power_find(const RsLightSelectView* sel, uint32_t count, float u)
+/* Index of the first light whose cumulative probability in `cdf` (count entries, the last 1)
+ * exceeds u: RS_LIGHT_SELECT_POWER's pick, and where particles leave the lights (light_emit.h). */
+RS_FN uint32_t rs_light_select_power_find(const float* cdf, uint32_t count, float u)
 {
     uint32_t lo = 0, hi = count - 1;
     while (lo < hi) {
         uint32_t mid = (lo + hi) / 2;
-        if (u < sel->cdf[mid])
+        if (u < cdf[mid])
             hi = mid;
         else
             lo = mid + 1;
@@ -75,7 +76,7 @@ RS_FN uint32_t rs_light_select_sample(const RsSceneView* s, RsLightContext ctx, 
     case RS_LIGHT_SELECT_TREE:
         return rs_light_tree_sample(s, ctx.p, u, pmf);
     default: { /* RS_LIGHT_SELECT_POWER */
-        uint32_t light = rs_light_select_power_find(sel, s->light_count, u);
+        uint32_t light = rs_light_select_power_find(sel->cdf, s->light_count, u);
         *pmf = sel->pmf[light];
         return light;
     }

@@ -81,15 +81,7 @@ RS_FN int rs_light_emit(const RsSceneView* s, float u_pick, float u1, float u2, 
 {
     if (s->light_count == 0 || !s->light_select.power_cdf)
         return 0;
-    uint32_t lo = 0, hi = s->light_count - 1; /* the first light whose cumulative power exceeds u_pick */
-    while (lo < hi) {
-        uint32_t mid = (lo + hi) / 2;
-        if (u_pick < s->light_select.power_cdf[mid])
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    uint32_t index = lo;
+    uint32_t index = rs_light_select_power_find(s->light_select.power_cdf, s->light_count, u_pick);
     float pick = s->light_select.power_pmf[index];
     if (!(pick > 0.0f))
         return 0;

@@ -23,6 +23,13 @@
 #include "kernel/texture/normal_map.h"
 #include "kernel/texture/surface_texture.h"
 
+/* Shade's verdict on a ray, a path's (stage_shade.h) or a particle's (stage_particle.h): bits. */
+enum {
+    RS_SHADE_TERMINATE = 0,
+    RS_SHADE_CONTINUE = 1, /* the ray was rewritten as the next segment */
+    RS_SHADE_SHADOW = 2    /* *shadow holds a shadow ray to append to the queue */
+};
+
 typedef struct RsShadeSurface {
     RsSurfacePoint sp; /* the point, its geometric normal, error bound and skip */
     RsVec3 ns;         /* shading normal (vertex normals, then normal or bump map) */

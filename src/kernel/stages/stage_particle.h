@@ -38,9 +38,6 @@
 #include "kernel/stages/shade_surface.h"
 #include "kernel/state/kernel_params.h"
 
-/* Shade's verdicts (stage_shade.h defines the same values). */
-enum { RS_PARTICLE_END = 0, RS_PARTICLE_CONTINUE = 1, RS_PARTICLE_SHADOW = 2 };
-
 /* A particle's empty first ray (see the top of the file). */
 RS_FN int rs_stage_generate_particle(const RsKernelParams* kp, uint32_t slot)
 {
@@ -104,14 +101,14 @@ RS_FN uint32_t rs_particle_emit(const RsKernelParams* kp, uint32_t row, RsUint4 
     RsEmission e;
     if (!rs_light_emit(&kp->scene, rs_sampler_1d(&ps, 0, RS_DIM_LIGHT_PICK), u1, u2, u3, u4,
                        rs_sampler_1d(&ps, 0, RS_DIM_BSDF_LOBE), &e))
-        return RS_PARTICLE_END;
-    uint32_t result = RS_PARTICLE_CONTINUE;
+        return RS_SHADE_TERMINATE;
+    uint32_t result = RS_SHADE_CONTINUE;
     RsCameraConnection c;
     if (kp->integrator == RS_INTEGRATOR_LIGHT && e.has_vertex && rs_particle_camera(kp, &ps, 0, e.point.p, &c)) {
         RsVec3 value = rs_scale(rs_emission_towards(&kp->scene, &e, c.to_camera), e.vertex_weight * c.importance);
         if (!rs_is_black(value) && rs_is_finite3(value)) {
             rs_particle_shadow(kp, &c, &e.point, e.instance, l, 0, value, shadow);
-            result |= RS_PARTICLE_SHADOW;
+            result |= RS_SHADE_SHADOW;
         }
     }
     kp->rays.origin[row] = rs_pack(e.origin, rs_uint_as_float(e.skip));
@@ -131,7 +128,7 @@ RS_FN uint32_t rs_stage_shade_particle(const RsKernelParams* kp, uint32_t row, R
         return rs_particle_emit(kp, row, path, shadow);
     RsFloat4 hit4 = kp->rays.hit[row];
     if (rs_float_as_uint(hit4.w) == RS_NO_HIT)
-        return RS_PARTICLE_END; /* left the scene */
+        return RS_SHADE_TERMINATE; /* left the scene */
     uint64_t l = kp->wave_first_path + path.x;
     RsFloat4 throughput4 = kp->rays.throughput[row];
     RsVec3 beta = rs_xyz(throughput4);
@@ -144,7 +141,7 @@ RS_FN uint32_t rs_stage_shade_particle(const RsKernelParams* kp, uint32_t row, R
                                              &surface, &scratch, &prim);
     RsVec3 ng = surface.sp.n, ns = surface.ns, wi = surface.wo; /* wi: towards where the particle came from */
     RsPathSampler ps = rs_sampler_path(kp->sampler, kp->seed, path.y, path.w);
-    uint32_t result = RS_PARTICLE_END;
+    uint32_t result = RS_SHADE_TERMINATE;
 
     if (rs_bsdf_has_density(mat)) {
         if (kp->integrator == RS_INTEGRATOR_LIGHT) {
@@ -158,7 +155,7 @@ RS_FN uint32_t rs_stage_shade_particle(const RsKernelParams* kp, uint32_t row, R
                     RsVec3 value = rs_scale(rs_mul(beta, f), fabsf(rs_dot(c.to_camera, ng)) / cos_wi * c.importance);
                     if (rs_is_finite3(value) && !rs_is_black(value)) {
                         rs_particle_shadow(kp, &c, &surface.sp, hit_instance, l, vertex, value, shadow);
-                        result |= RS_PARTICLE_SHADOW;
+                        result |= RS_SHADE_SHADOW;
                     }
                 }
             }
@@ -189,7 +186,7 @@ RS_FN uint32_t rs_stage_shade_particle(const RsKernelParams* kp, uint32_t row, R
     kp->rays.path[row] = rs_uint4(path.x, path.y, vertex + 1u, path.w);
     if (instanced)
         kp->rays.instance[row] = rs_uint4(hit_instance, RS_NO_HIT, 0u, 0u);
-    return result | RS_PARTICLE_CONTINUE;
+    return result | RS_SHADE_CONTINUE;
 }
 
 #endif /* RS_KERNEL_STAGE_PARTICLE_H */

@@ -54,12 +54,6 @@
 #include "kernel/stages/stage_particle.h"
 #include "kernel/state/kernel_params.h"
 
-enum {
-    RS_SHADE_TERMINATE = 0,
-    RS_SHADE_CONTINUE = 1, /* the ray was rewritten as the next segment */
-    RS_SHADE_SHADOW = 2    /* *shadow holds a shadow ray to append to the queue */
-};
-
 RS_FN void rs_add_path_radiance(const RsKernelParams* kp, uint32_t slot, RsVec3 l)
 {
     if (rs_is_black(l))
