@@ -85,7 +85,9 @@ int rs_cuda_backend_connect(RsBackend* base, RsError* err)
     /* at most one shadow ray per ray that entered shade */
     if (mark_begin(b, RS_STAGE_CONNECT))
         return -1;
-    RS_CUDA(&b->ctx, rs_launch_connect(b->kp, &b->counters[RS_CTR_SHADOW], b->live, b->stream));
+    int persistent = rs_trace_kernel_resolve_shadow(base->config.trace_kernel, b->kp.scene.accel.kind) ==
+                     RS_TRACE_PERSISTENT;
+    RS_CUDA(&b->ctx, rs_launch_connect(b->kp, b->counters, b->live, persistent, &b->grids, b->stream));
     return mark_end(b);
 }
 

@@ -6,7 +6,7 @@
 #include "kernel/stages/stage_extend.h"
 
 template <int Accel, int Mode>
-__global__ void __launch_bounds__(RS_TRACE_BLOCK) rs_kernel_extend(const __grid_constant__ RsKernelParams kp, RsLiveSet set)
+__global__ void RS_TRACE_LAUNCH_BOUNDS rs_kernel_extend(const __grid_constant__ RsKernelParams kp, RsLiveSet set)
 {
     RS_TRACE_STACK_DECLARE(Accel, stack);
     auto body = [&](uint32_t row) {

@@ -1,20 +1,12 @@
 /* kernel_extend_fetch.cu - extend by persistent warps with dynamic ray fetch, for bvh8
  * (--trace-kernel persistent), next to the plain one-thread-per-ray launch of kernel_extend.cu.
- *
- * Aila and Laine, "Understanding the Efficiency of Ray Traversal on GPUs" (HPG 2009) keep warps
- * resident and let them take rays from a global counter; their Kepler/Fermi addendum (Aila,
- * Laine, Karras 2012) adds dynamic fetch: a warp whose lanes run walks of very different length
- * idles most lanes at the end of each batch, so as soon as fewer than RS_REFETCH_LANES lanes
- * still have a ray, the idle lanes fetch new ones (one atomicAdd per warp) and the warp goes on
- * stepping. Walks advance one node visit at a time (rs_bvh8_walk_step), which is what lets a
- * lane swap a finished ray for a new one between steps. The live rows come from the strategy's
- * live set; a fetched row that is dead (flags, stencil) is simply dropped. nvcc.
+ * The loop is fetch_loop.cuh's; the live rows come from the strategy's live set, and a fetched
+ * row that is dead (flags, stencil) is simply dropped. nvcc.
  */
+#include "cuda/stages/fetch_loop.cuh"
 #include "cuda/stages/kernels.cuh"
 #include "cuda/stages/trace_stack.cuh"
 #include "kernel/stages/stage_extend.h"
-
-#define RS_REFETCH_LANES 20
 
 template <int Mode>
 __device__ __forceinline__ bool rs_row_is_live(const RsLiveSet& set, uint32_t row)
@@ -27,45 +19,22 @@ __device__ __forceinline__ bool rs_row_is_live(const RsLiveSet& set, uint32_t ro
 }
 
 template <int Mode, bool Cutouts>
-__global__ void __launch_bounds__(RS_TRACE_BLOCK) rs_kernel_extend_fetch(const __grid_constant__ RsKernelParams kp, RsLiveSet set)
+__global__ void RS_TRACE_LAUNCH_BOUNDS rs_kernel_extend_fetch(const __grid_constant__ RsKernelParams kp, RsLiveSet set)
 {
     RS_TRACE_STACK_DECLARE(RS_ACCEL_BVH8, stack);
     RsBvh8View view = kp.scene.accel.bvh8;
     if (!Cutouts) /* compiled out of the walk when the scene has none (accel.h) */
         view.cutouts = nullptr;
-    const uint32_t lane = threadIdx.x & 31u;
-    const uint32_t lanes_below = (1u << lane) - 1u;
-    uint32_t* counter = &set.counters[RS_CTR_FETCH];
-    RsBvh8Walk walk;
     uint32_t row = 0;
-    bool busy = false, exhausted = false;
-    for (;;) {
-        uint32_t busy_lanes = __ballot_sync(RS_FULL_WARP, busy);
-        if (!exhausted && __popc(busy_lanes) < RS_REFETCH_LANES) {
-            uint32_t idle = ~busy_lanes, wanted = (uint32_t)__popc(idle), first = 0;
-            if (lane == 0)
-                first = atomicAdd(counter, wanted);
-            first = __shfl_sync(RS_FULL_WARP, first, 0);
-            exhausted = first + wanted >= set.n; /* the same in every lane */
-            if (!busy) {
-                uint32_t ticket = first + (uint32_t)__popc(idle & lanes_below);
-                if (ticket < set.n) {
-                    row = Mode == RS_LIVE_INDEX ? set.index[ticket] : ticket;
-                    if (rs_row_is_live<Mode>(set, row)) {
-                        rs_stage_extend_walk_begin(&kp, row, &walk);
-                        busy = true;
-                    }
-                }
-            }
-            busy_lanes = __ballot_sync(RS_FULL_WARP, busy);
-        }
-        if (busy_lanes == 0 && exhausted)
-            break;
-        if (busy && rs_bvh8_walk_step(&view, &walk, stack)) {
-            rs_stage_extend_walk_end(&kp, row, &walk);
-            busy = false;
-        }
-    }
+    auto begin = [&](uint32_t ticket, RsBvh8Walk* walk) {
+        row = Mode == RS_LIVE_INDEX ? set.index[ticket] : ticket;
+        if (!rs_row_is_live<Mode>(set, row))
+            return false;
+        rs_stage_extend_walk_begin(&kp, row, walk);
+        return true;
+    };
+    auto finish = [&](const RsBvh8Walk* walk) { rs_stage_extend_walk_end(&kp, row, walk); };
+    rs_fetch_walks<0>(&set.counters[RS_CTR_FETCH], set.n, view, stack, begin, finish);
 }
 
 cudaError_t rs_launch_extend_fetch(const RsKernelParams& kp, const RsLiveSet& set, int mode, RsGridCache* grids,

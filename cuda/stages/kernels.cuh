@@ -54,9 +54,11 @@ cudaError_t rs_launch_film_span_gather(const RsFloat4* film, uint32_t width, uin
                                        uint32_t first, uint32_t pixels, RsFloat4* packed, cudaStream_t stream);
 cudaError_t rs_launch_film_span_scatter(RsFloat4* film, uint32_t width, uint32_t height, uint32_t planes,
                                         uint32_t first, uint32_t pixels, const RsFloat4* packed, cudaStream_t stream);
-/* max_shadows: an upper bound (the rays that entered shade); the true count is on the device. */
-cudaError_t rs_launch_connect(const RsKernelParams& kp, const uint32_t* shadow_count, uint32_t max_shadows,
-                              cudaStream_t stream);
+/* max_shadows: an upper bound (the rays that entered shade); the true count is on the device,
+ * counters[RS_CTR_SHADOW]. persistent: flat bvh8 scenes trace them by persistent warps with
+ * dynamic fetch (counters[RS_CTR_FETCH] is their ticket counter). */
+cudaError_t rs_launch_connect(const RsKernelParams& kp, uint32_t* counters, uint32_t max_shadows, int persistent,
+                              RsGridCache* grids, cudaStream_t stream);
 cudaError_t rs_launch_accumulate(const RsKernelParams& kp, cudaStream_t stream);
 /* Adaptive sampling: judges the span's pixels at a decision pass (kernel/film/adaptive.h). */
 cudaError_t rs_launch_adaptive_update(const RsKernelParams& kp, uint32_t span_pixels, cudaStream_t stream);

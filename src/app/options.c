@@ -41,7 +41,7 @@ static const char help_after_deadray[] =
     "                        CPU) or grid\n"
     "  --trace-kernel NAME   auto (default) | plain | persistent: extend by one thread per ray, or\n"
     "                        (bvh8) by persistent warps that refill finished lanes (dynamic\n"
-    "                        fetch; CUDA); auto: persistent for bvh8's bounce rays\n"
+    "                        fetch; CUDA); auto: persistent for bvh8's bounce and shadow rays\n"
     "  --sort-rays           order bounce rays by origin cell and direction octant before each\n"
     "                        extend (compaction strategies)\n"
     "  --sbvh                BVHs with spatial splits (Stich et al. 2009): slower to build,\n"

@@ -53,7 +53,7 @@ RS_FN int rs_probe_closest(const RsSceneView* scene, RsVec3 o, RsVec3 d, float t
                            uint32_t skip_inst, RsHit* hit, uint32_t* hit_inst)
 {
     uint64_t stack[RS_BVH8_STACK];
-    RsTraceStack s = {stack, 1};
+    RsTraceStack s = rs_trace_stack_local(stack);
     *hit_inst = RS_NO_HIT;
     uint32_t kind = rs_accel_run_kind(&scene->accel);
     if (kind & RS_ACCEL_INSTANCES)

@@ -258,6 +258,8 @@ const char* rs_trace_kernel_name(RsTraceKernel k);
  * where a warp's rays walk very different distances (bounce rays: 1.7-2x on the benchmark
  * models), while coherent camera rays lose ~10% to its bookkeeping on Sponza and Conference. */
 RsTraceKernel rs_trace_kernel_resolve(RsTraceKernel k, uint32_t accel, uint32_t depth);
+/* What shadow rays run: auto is persistent for bvh8 (they are as incoherent as bounce rays). */
+RsTraceKernel rs_trace_kernel_resolve_shadow(RsTraceKernel k, uint32_t accel);
 int rs_trace_kernel_parse(const char* name, RsTraceKernel* out);
 
 /* backend_factory.c: creates the backend config->kind asks for (AUTO: CUDA when a device is

@@ -17,6 +17,13 @@ RsTraceKernel rs_trace_kernel_resolve(RsTraceKernel k, uint32_t accel, uint32_t 
     return accel == RS_ACCEL_BVH8 && depth >= 2 ? RS_TRACE_PERSISTENT : RS_TRACE_PLAIN;
 }
 
+RsTraceKernel rs_trace_kernel_resolve_shadow(RsTraceKernel k, uint32_t accel)
+{
+    if (k != RS_TRACE_AUTO)
+        return k;
+    return accel == RS_ACCEL_BVH8 ? RS_TRACE_PERSISTENT : RS_TRACE_PLAIN;
+}
+
 int rs_trace_kernel_parse(const char* name, RsTraceKernel* out)
 {
     if (strcmp(name, "auto") == 0)

@@ -64,12 +64,39 @@ typedef struct RsBvh8View {
     uint32_t node_count, prim_count;
 } RsBvh8View;
 
-/* A traversal stack of 64-bit entries: entry i at base[i * stride]. The GPU passes its slice of
- * a shared-memory array (stride = threads per block, so a warp's accesses are consecutive). */
+/* A traversal stack of RS_BVH8_STACK 64-bit entries: entry i at base[i * stride] while i < near,
+ * beyond that at spill[i - near]; near 0 means every entry is at base (the CPU's local array).
+ * The GPU passes its slice of a shared-memory array (stride = threads per block, so a warp's
+ * accesses are consecutive) that holds the first entries only, and a small per-thread array for
+ * the rest: trees are rarely deeper than a dozen levels, so the spill array (local memory) is
+ * almost never touched, and the shared memory a block reserves, which limits how many blocks an
+ * SM holds, shrinks by a third (trace_stack.cuh). */
 typedef struct RsTraceStack {
     uint64_t* base;
     uint32_t stride;
+    uint32_t near;
+    uint64_t* spill;
 } RsTraceStack;
+
+/* The CPU's stack: RS_BVH8_STACK entries at mem, one after another. */
+RS_FN RsTraceStack rs_trace_stack_local(uint64_t* mem)
+{
+    RsTraceStack s = {mem, 1, 0, 0};
+    return s;
+}
+
+RS_FN void rs_trace_stack_put(RsTraceStack s, uint32_t i, uint64_t e)
+{
+    if (s.near == 0 || i < s.near)
+        s.base[i * s.stride] = e;
+    else
+        s.spill[i - s.near] = e;
+}
+
+RS_FN uint64_t rs_trace_stack_get(RsTraceStack s, uint32_t i)
+{
+    return s.near == 0 || i < s.near ? s.base[i * s.stride] : s.spill[i - s.near];
+}
 
 RS_FN uint32_t rs_highest_bit(uint32_t x)
 {
@@ -135,6 +162,27 @@ RS_FN float rs_bvh8_origin(float p, float o, float inv_d, float s)
 #endif
 }
 
+/* Whether a child's box is hit: entry max(near planes, 0) <= exit min(far planes, tmax).
+ * On the GPU the comparisons run on the floats' bit patterns as signed integers, with Hopper's
+ * three-way integer min/max (DPX: __vimax3_s32_relu is max(a, b, c, 0) in one instruction), two
+ * instructions for entry and exit where float min/max takes six. That order is the floats' order
+ * for non-negative values; a negative value's pattern is a negative integer, below every
+ * non-negative one. The entry is clamped at 0, so it is exact; an exit that is negative (as a
+ * float, or -0) compares below any entry, a miss, which is right for a box behind the ray (the
+ * float test would call a box whose far side is exactly at -0 hit: no hit with t > 0 is in it). */
+RS_FN int rs_bvh8_slab_hit(float nx, float ny, float nz, float fx, float fy, float fz, float tmax)
+{
+#if RS_DEVICE_CODE && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    int enter = __vimax3_s32_relu(__float_as_int(nx), __float_as_int(ny), __float_as_int(nz));
+    int exit = __vimin3_s32(__float_as_int(fx), __float_as_int(fy), min(__float_as_int(fz), __float_as_int(tmax)));
+    return enter <= exit;
+#else
+    float enter = rs_maxf(rs_maxf(nx, ny), rs_maxf(nz, 0.0f));
+    float exit = rs_minf(rs_minf(fx, fy), rs_minf(fz, tmax));
+    return enter <= exit;
+#endif
+}
+
 /* Hit mask of node n's children for the ray, up to distance tmax: leaf primitives at bits
  * 0..23 (relative to prim_base), interior children at bits 24 + (slot ^ octant). All eight slots
  * are tested without branches: an empty slot's meta is 0, so it sets no bit whatever its box.
@@ -165,11 +213,9 @@ RS_FN uint32_t rs_bvh8_intersect_children(const RsBvh8Node* n, const RsBvh8Ray* 
         uint32_t ny = r->near_y ? hi_y : lo_y, fy = r->near_y ? lo_y : hi_y;
         uint32_t nz = r->near_z ? hi_z : lo_z, fz = r->near_z ? lo_z : hi_z;
         for (uint32_t k = 0; k < 4; ++k) {
-            float enter = rs_maxf(rs_maxf(rs_bvh8_plane(nx, k, sx, cx), rs_bvh8_plane(ny, k, sy, cy)),
-                                  rs_maxf(rs_bvh8_plane(nz, k, sz, cz), 0.0f));
-            float exit = rs_minf(rs_minf(rs_bvh8_plane(fx, k, sx, cx), rs_bvh8_plane(fy, k, sy, cy)),
-                                 rs_minf(rs_bvh8_plane(fz, k, sz, cz), tmax));
-            if (enter <= exit)
+            if (rs_bvh8_slab_hit(rs_bvh8_plane(nx, k, sx, cx), rs_bvh8_plane(ny, k, sy, cy),
+                                 rs_bvh8_plane(nz, k, sz, cz), rs_bvh8_plane(fx, k, sx, cx),
+                                 rs_bvh8_plane(fy, k, sy, cy), rs_bvh8_plane(fz, k, sz, cz), tmax))
                 hits |= ((bits4 >> (8u * k)) & 7u) << ((index4 >> (8u * k)) & 31u);
         }
     }
@@ -185,10 +231,9 @@ typedef struct RsBvh8Walk {
     uint32_t skip;
     uint32_t group_base, group_hits, group_imask; /* the node group: interior hits not yet visited */
     uint32_t sp;                                  /* stack entries in use */
-    int any;
 } RsBvh8Walk;
 
-RS_FN void rs_bvh8_walk_begin(RsBvh8Walk* w, RsVec3 o, RsVec3 d, float tmax, uint32_t skip, int any)
+RS_FN void rs_bvh8_walk_begin(RsBvh8Walk* w, RsVec3 o, RsVec3 d, float tmax, uint32_t skip)
 {
     rs_hit_init(&w->hit, tmax);
     w->ray.o = o;
@@ -200,7 +245,6 @@ RS_FN void rs_bvh8_walk_begin(RsBvh8Walk* w, RsVec3 o, RsVec3 d, float tmax, uin
     w->ray.octant = w->ray.near_x | (w->ray.near_y << 1) | (w->ray.near_z << 2);
     w->ray.octant4 = w->ray.octant * 0x01010101u;
     w->skip = skip;
-    w->any = any;
     /* the root is the one interior child, in slot 0, of an imaginary parent */
     w->group_base = 0;
     w->group_hits = 1u << (24u + w->ray.octant);
@@ -209,8 +253,9 @@ RS_FN void rs_bvh8_walk_begin(RsBvh8Walk* w, RsVec3 o, RsVec3 d, float tmax, uin
 }
 
 /* Visits one node (and the leaf primitives it hits), or pops a node group. Returns 1 when the
- * walk is over: nothing left to visit, or, for an any-hit walk, something was hit. */
-RS_FN int rs_bvh8_walk_step(const RsBvh8View* s, RsBvh8Walk* w, RsTraceStack stack)
+ * walk is over: nothing left to visit, or, for an any-hit walk (`any`, a constant at every call
+ * so that each kind of walk compiles to its own loop), something was hit. */
+RS_FN int rs_bvh8_walk_step(const RsBvh8View* s, RsBvh8Walk* w, RsTraceStack stack, int any)
 {
     if (w->group_hits & 0xff000000u) {
         uint32_t bit = rs_highest_bit(w->group_hits);
@@ -218,7 +263,7 @@ RS_FN int rs_bvh8_walk_step(const RsBvh8View* s, RsBvh8Walk* w, RsTraceStack sta
         uint32_t slot = (bit - 24u) ^ w->ray.octant;
         uint32_t node = w->group_base + rs_popcount(w->group_imask & ((1u << slot) - 1u));
         if (w->group_hits & 0xff000000u) {
-            stack.base[w->sp * stack.stride] = (uint64_t)w->group_base | ((uint64_t)(w->group_hits | w->group_imask) << 32);
+            rs_trace_stack_put(stack, w->sp, (uint64_t)w->group_base | ((uint64_t)(w->group_hits | w->group_imask) << 32));
             ++w->sp;
         }
         const RsBvh8Node* n = &s->nodes[node];
@@ -231,7 +276,7 @@ RS_FN int rs_bvh8_walk_step(const RsBvh8View* s, RsBvh8Walk* w, RsTraceStack sta
         while (prims) {
             uint32_t k = rs_lowest_bit(prims);
             prims &= prims - 1u;
-            if (rs_hit_prim(&s->prims[b1.y + k], w->ray.o, w->ray.d, w->skip, s->cutouts, &w->hit) && w->any)
+            if (rs_hit_prim(&s->prims[b1.y + k], w->ray.o, w->ray.d, w->skip, s->cutouts, &w->hit) && any)
                 return 1;
         }
     }
@@ -239,7 +284,7 @@ RS_FN int rs_bvh8_walk_step(const RsBvh8View* s, RsBvh8Walk* w, RsTraceStack sta
         if (w->sp == 0)
             return 1;
         --w->sp;
-        uint64_t e = stack.base[w->sp * stack.stride];
+        uint64_t e = rs_trace_stack_get(stack, w->sp);
         w->group_base = (uint32_t)e;
         w->group_hits = (uint32_t)(e >> 32) & 0xff000000u;
         w->group_imask = (uint32_t)(e >> 32) & 0xffu;
@@ -256,8 +301,8 @@ RS_FN int rs_bvh8_traverse(const RsBvh8View* s, RsVec3 o, RsVec3 d, float tmax, 
         return 0;
     }
     RsBvh8Walk w;
-    rs_bvh8_walk_begin(&w, o, d, tmax, skip, any);
-    while (!rs_bvh8_walk_step(s, &w, stack)) {
+    rs_bvh8_walk_begin(&w, o, d, tmax, skip);
+    while (!rs_bvh8_walk_step(s, &w, stack, any)) {
     }
     *hit = w.hit;
     return hit->prim != RS_NO_HIT;

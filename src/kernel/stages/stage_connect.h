@@ -13,6 +13,21 @@
 #include "kernel/accel/accel.h"
 #include "kernel/state/kernel_params.h"
 
+/* What an unoccluded shadow ray delivers: its contribution to its path, or for light tracing
+ * a splat on the pixel it reached. */
+RS_FN void rs_stage_connect_unoccluded(const RsKernelParams* kp, uint32_t index)
+{
+    RsFloat4 c = kp->shadows.contribution[index];
+    if (kp->integrator == RS_INTEGRATOR_LIGHT) { /* a camera connection: a pixel no path owns */
+        RsUint4 t = kp->shadows.target[index];
+        rs_splat_add(kp->splats, t.x, t.y, rs_xyz(c));
+        return;
+    }
+    uint32_t slot = rs_float_as_uint(c.w);
+    RsFloat4 sum = kp->path_radiance[slot];
+    kp->path_radiance[slot] = rs_float4(sum.x + c.x, sum.y + c.y, sum.z + c.z, sum.w);
+}
+
 RS_FN void rs_stage_connect_with(const RsKernelParams* kp, uint32_t index, uint32_t accel, RsTraceStack stack)
 {
     RsFloat4 o = kp->shadows.origin[index];
@@ -24,15 +39,16 @@ RS_FN void rs_stage_connect_with(const RsKernelParams* kp, uint32_t index, uint3
     } else if (rs_accel_any(accel, &kp->scene.accel, rs_xyz(o), rs_xyz(d), d.w, rs_float_as_uint(o.w), stack)) {
         return;
     }
-    RsFloat4 c = kp->shadows.contribution[index];
-    if (kp->integrator == RS_INTEGRATOR_LIGHT) { /* a camera connection: a pixel no path owns */
-        RsUint4 t = kp->shadows.target[index];
-        rs_splat_add(kp->splats, t.x, t.y, rs_xyz(c));
-        return;
-    }
-    uint32_t slot = rs_float_as_uint(c.w);
-    RsFloat4 sum = kp->path_radiance[slot];
-    kp->path_radiance[slot] = rs_float4(sum.x + c.x, sum.y + c.y, sum.z + c.z, sum.w);
+    rs_stage_connect_unoccluded(kp, index);
+}
+
+/* The shadow ray as a bvh8 walk of its own (flat scenes), for the persistent shadow kernel:
+ * begin, step with any = 1 until done, and the ray is unoccluded when nothing was hit. */
+RS_FN void rs_stage_connect_walk_begin(const RsKernelParams* kp, uint32_t index, RsBvh8Walk* w)
+{
+    RsFloat4 o = kp->shadows.origin[index];
+    RsFloat4 d = kp->shadows.direction[index];
+    rs_bvh8_walk_begin(w, rs_xyz(o), rs_xyz(d), d.w, rs_float_as_uint(o.w));
 }
 
 RS_FN void rs_stage_connect(const RsKernelParams* kp, uint32_t index, RsTraceStack stack)

@@ -194,10 +194,16 @@ static void check_structure(const RsScene* s, const char* what)
 static void check_traversal(const RsScene* s, const char* what, uint32_t seed, uint32_t rays)
 {
     RsSceneView v = rs_scene_view(s);
-    uint64_t stack_mem[RS_BVH8_STACK];
-    RsTraceStack stack = {stack_mem, 1};
+    uint64_t stack_mem[RS_BVH8_STACK], spill_mem[RS_BVH8_STACK];
     int mismatched = 0, any_wrong = 0, hits = 0;
     for (uint32_t i = 0; i < rays; ++i) {
+        /* every other ray keeps only 2 stack entries at base and the rest in the spill array, as
+         * the GPU keeps its first entries in shared memory (bvh8.h, RsTraceStack) */
+        RsTraceStack stack = rs_trace_stack_local(stack_mem);
+        if (i % 2) {
+            stack.near = 2;
+            stack.spill = spill_mem;
+        }
         TestRay r;
         if (!random_ray(s, seed, i, &r))
             continue;

@@ -216,7 +216,7 @@ static void run(uint32_t seed, uint32_t kind, int splits, int objects, int per_o
     uint32_t run_kind = rs_accel_run_kind(&v.accel) | RS_ACCEL_NO_CUTOUTS;
     CHECK(run_kind & RS_ACCEL_INSTANCES, "the scene's run kind lacks RS_ACCEL_INSTANCES");
     uint64_t stack[RS_BVH8_STACK];
-    RsTraceStack ts = {stack, 1};
+    RsTraceStack ts = rs_trace_stack_local(stack);
     uint32_t st = seed * 7919u + 1u, mismatches = 0, hits = 0, self_cases = 0;
     uint32_t* seen = calloc(v.accel.inst.instance_count, sizeof *seen);
     RsVec3 lo = s.bounds_lo, size = rs_sub(s.bounds_hi, s.bounds_lo);

@@ -24,7 +24,7 @@ int main(void)
     shadow(&f, 2, rs_vec3(0, 1, 0), rs_vec3(1, 0, 0), 3.5f, rs_vec3(0.25f, 0.25f, 0.25f), 9);
     uint64_t stack[RS_BVH8_STACK];
     for (uint32_t i = 0; i < 3; ++i)
-        rs_stage_connect(&f.kp, i, (RsTraceStack){stack, 1});
+        rs_stage_connect(&f.kp, i, rs_trace_stack_local(stack));
     RsFloat4 r7 = f.kp.path_radiance[7], r9 = f.kp.path_radiance[9];
     CHECK(r7.x == 1.5f && r7.y == 2.25f && r7.z == 3.125f, "slot 7 = (%g, %g, %g)", r7.x, r7.y, r7.z);
     CHECK(r9.x == 1.25f && r9.y == 1.25f && r9.z == 1.25f, "slot 9 = (%g, %g, %g)", r9.x, r9.y, r9.z);

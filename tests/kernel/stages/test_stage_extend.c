@@ -15,7 +15,7 @@ int main(void)
     fixture_ray(&f, 4, rs_vec3(0, 1, 0), rs_vec3(0, 1, 0), 1, rs_vec3_splat(1), 0);          /* light from below */
     uint64_t stack[RS_BVH8_STACK];
     for (uint32_t row = 0; row < 5; ++row)
-        rs_stage_extend(&f.kp, row, (RsTraceStack){stack, 1});
+        rs_stage_extend(&f.kp, row, rs_trace_stack_local(stack));
 
     RsFloat4 h = f.kp.rays.hit[0];
     CHECK_NEAR(h.x, 1.0, 1e-6);

@@ -7,7 +7,7 @@
 static uint32_t shade(Fixture* f, uint32_t row, RsShadowRow* s)
 {
     uint64_t stack[RS_BVH8_STACK];
-    rs_stage_extend(&f->kp, row, (RsTraceStack){stack, 1});
+    rs_stage_extend(&f->kp, row, rs_trace_stack_local(stack));
     memset(s, 0, sizeof *s);
     return rs_stage_shade(&f->kp, row, s);
 }

@@ -163,7 +163,7 @@ static int run_one(RsCpuBackend* b, LiveStage stage, uint32_t row, ShadowBatch* 
 {
     if (stage == LIVE_EXTEND) {
         uint64_t stack[RS_BVH8_STACK];
-        rs_stage_extend(&b->kp, row, (RsTraceStack){stack, 1});
+        rs_stage_extend(&b->kp, row, rs_trace_stack_local(stack));
         return 1;
     }
     uint32_t r = rs_stage_shade(&b->kp, row, &sb->rows[sb->count]);
@@ -276,7 +276,7 @@ static void adaptive_one(RsCpuBackend* b, uint32_t lane) { rs_adaptive_update(&b
 static void connect_one(RsCpuBackend* b, uint32_t i)
 {
     uint64_t stack[RS_BVH8_STACK];
-    rs_stage_connect(&b->kp, i, (RsTraceStack){stack, 1});
+    rs_stage_connect(&b->kp, i, rs_trace_stack_local(stack));
 }
 static void accumulate_one(RsCpuBackend* b, uint32_t lane) { rs_stage_accumulate(&b->kp, lane); }
 

@@ -1,0 +1,57 @@
+/* fetch_loop.cuh - persistent warps with dynamic ray fetch around bvh8 walks: the loop that the
+ * persistent extend (kernel_extend_fetch.cu) and the persistent shadow-ray kernel
+ * (kernel_connect.cu) share.
+ *
+ * Aila and Laine, "Understanding the Efficiency of Ray Traversal on GPUs" (HPG 2009) keep warps
+ * resident and let them take rays from a global counter; their Kepler/Fermi addendum (Aila,
+ * Laine, Karras 2012) adds dynamic fetch: a warp whose lanes run walks of very different length
+ * idles most lanes at the end of each batch, so as soon as fewer than RS_REFETCH_LANES lanes
+ * still have a ray, the idle lanes fetch new ones (one atomicAdd per warp) and the warp goes on
+ * stepping. Walks advance one node visit at a time (rs_bvh8_walk_step), which is what lets a
+ * lane swap a finished ray for a new one between steps.
+ * Device-only header (nvcc).
+ */
+#ifndef RS_CUDA_FETCH_LOOP_CUH
+#define RS_CUDA_FETCH_LOOP_CUH
+
+#include "cuda/deadray/live_set.cuh"
+#include "kernel/accel/bvh8.h"
+
+#define RS_REFETCH_LANES 20
+
+/* Hands out tickets 0..n-1 from *counter (zeroed before the launch) to the warps' idle lanes.
+ * begin(ticket, &walk) starts the lane's walk and returns whether there is one (a dead row has
+ * none); finish(&walk) takes the result of a walk that is over. Any: shadow-ray semantics. */
+template <int Any, class Begin, class Finish>
+__device__ __forceinline__ void rs_fetch_walks(uint32_t* counter, uint32_t n, const RsBvh8View& view,
+                                               RsTraceStack stack, Begin& begin, Finish& finish)
+{
+    const uint32_t lane = threadIdx.x & 31u;
+    const uint32_t lanes_below = (1u << lane) - 1u;
+    RsBvh8Walk walk;
+    bool busy = false, exhausted = false;
+    for (;;) {
+        uint32_t busy_lanes = __ballot_sync(RS_FULL_WARP, busy);
+        if (!exhausted && __popc(busy_lanes) < RS_REFETCH_LANES) {
+            uint32_t idle = ~busy_lanes, wanted = (uint32_t)__popc(idle), first = 0;
+            if (lane == 0)
+                first = atomicAdd(counter, wanted);
+            first = __shfl_sync(RS_FULL_WARP, first, 0);
+            exhausted = first + wanted >= n; /* the same in every lane */
+            if (!busy) {
+                uint32_t ticket = first + (uint32_t)__popc(idle & lanes_below);
+                if (ticket < n)
+                    busy = begin(ticket, &walk);
+            }
+            busy_lanes = __ballot_sync(RS_FULL_WARP, busy);
+        }
+        if (busy_lanes == 0 && exhausted)
+            break;
+        if (busy && rs_bvh8_walk_step(&view, &walk, stack, Any)) {
+            finish(&walk);
+            busy = false;
+        }
+    }
+}
+
+#endif /* RS_CUDA_FETCH_LOOP_CUH */
