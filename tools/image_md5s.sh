@@ -6,12 +6,13 @@
 #
 # BACKEND is cpu or cuda. Every shipped scene (and the reference suite's rough materials and
 # environment map), with both integrators, is rendered through every acceleration structure
-# with every dead-ray strategy the backend has, plus the payload, sorted-ray, spatial-split, AOV
-# and tiny-wave variants, at 64x48 and 4 spp, to .pfm (32-bit float: the exact bits; the AOV run
-# also to .exr). Lines are "scene integrator accel strategy variant md5"; two runs are compared
-# with `diff`. Within one run and backend every strategy of a (scene, integrator, accel) must
-# agree, which the last line checks ("strategies agree" or the rows that differ). JOBS (default
-# 1) renders run at a time; the table is the same whatever JOBS is.
+# with every dead-ray strategy the backend has, plus the payload, sorted-ray (by ray, and by
+# ray and material), spatial-split, AOV and tiny-wave variants, at 64x48 and 4 spp, to .pfm
+# (32-bit float: the exact bits; the AOV run also to .exr). Lines are "scene integrator accel
+# strategy variant md5"; two runs are compared with `diff`. Within one run and backend every
+# strategy of a (scene, integrator, accel) must agree, which the last line checks ("strategies
+# agree" or the rows that differ). JOBS (default 1) renders run at a time; the table is the same
+# whatever JOBS is.
 set -u
 [ $# -ge 2 ] || { echo "usage: tools/image_md5s.sh BINARY cpu|cuda [OUT.tsv]" >&2; exit 2; }
 bin=$1 backend=$2 out=${3:-/dev/stdout}
@@ -34,6 +35,7 @@ for s in $scenes; do
     done
     echo "$s path bvh2 compact-scan payload --payload"
     echo "$s path bvh8 compact-block sorted --sort-rays"
+    echo "$s path bvh8 compact-warp msorted --sort-materials --sort-rays"
     echo "$s path bvh2 stencil sbvh --sbvh"
     echo "$s path bvh2 stencil aov --aov all"
     echo "$s path bvh2 flags waves --max-memory 64K"
@@ -67,8 +69,8 @@ while [ "$k" -le "$n" ]; do
     cat "$tmp/$k.line" >> "$tmp/table"
     k=$((k + 1))
 done
-# every strategy of one (scene, integrator, accel) must give the same plain image
-bad=$(awk '$5 == "plain" { k = $1 " " $2 " " $3; if (k in first && first[k] != $6) print; else first[k] = $6 }' "$tmp/table")
+# every strategy of one (scene, integrator, accel) must give the same plain image, sorted or not
+bad=$(awk '$5 == "plain" || $5 == "sorted" || $5 == "msorted" { k = $1 " " $2 " " $3; if (k in first && first[k] != $6) print; else first[k] = $6 }' "$tmp/table")
 {
     cat "$tmp/table"
     if [ -z "$bad" ]; then echo "# strategies agree"; else echo "# strategies differ:"; echo "$bad"; fi

@@ -86,6 +86,7 @@ static const RsBackendOps cuda_ops = {
     /* .set_frame = */ rs_cuda_backend_set_frame,
     /* .generate = */ rs_cuda_backend_generate,
     /* .sort = */ rs_cuda_backend_sort,
+    /* .sort_materials = */ rs_cuda_backend_sort_materials,
     /* .extend = */ rs_cuda_backend_extend,
     /* .shade = */ rs_cuda_backend_shade,
     /* .connect = */ rs_cuda_backend_connect,

@@ -158,6 +158,7 @@ int rs_cuda_backend_sppm_update(RsBackend* base, RsError* err);
 /* stage_ops.cu */
 int rs_cuda_backend_generate(RsBackend* base, const RsWaveRange* wave, RsError* err);
 int rs_cuda_backend_sort(RsBackend* base, RsError* err);
+int rs_cuda_backend_sort_materials(RsBackend* base, RsError* err);
 int rs_cuda_backend_extend(RsBackend* base, RsError* err);
 int rs_cuda_backend_shade(RsBackend* base, RsError* err);
 int rs_cuda_backend_connect(RsBackend* base, RsError* err);

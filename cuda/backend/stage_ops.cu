@@ -48,6 +48,21 @@ int rs_cuda_backend_sort(RsBackend* base, RsError* err)
     return mark_end(b);
 }
 
+int rs_cuda_backend_sort_materials(RsBackend* base, RsError* err)
+{
+    RsCudaBackend* b = cuda_backend(base);
+    if (enter(b, "sort_materials", err))
+        return -1;
+    if (b->mode != RS_LIVE_INDEX)
+        return 0;
+    if (!b->sort.temp)
+        return rs_error_set(err, "internal error: sort_materials called on a backend configured without it");
+    if (mark_begin(b, RS_STAGE_SORT))
+        return -1;
+    RS_CUDA(&b->ctx, rs_launch_sort_materials(b->kp, &b->index[0], &b->index[1], b->live, &b->sort, b->stream));
+    return mark_end(b);
+}
+
 int rs_cuda_backend_extend(RsBackend* base, RsError* err)
 {
     RsCudaBackend* b = cuda_backend(base);

@@ -48,7 +48,7 @@ static int alloc_wave(RsCudaBackend* b, uint32_t n)
         RS_CUDA(c, cudaMalloc((void**)&b->index[1], (size_t)n * sizeof(uint32_t)));
         RS_CUDA(c, cudaMalloc((void**)&b->keep, (size_t)n * sizeof(uint32_t)));
         RS_CUDA(c, rs_compact_scratch_alloc(&b->scratch, n));
-        if (b->base.config.sort_rays)
+        if (b->base.config.sort_rays || b->base.config.sort_materials)
             RS_CUDA(c, rs_sort_scratch_alloc(&b->sort, n));
         if (b->base.config.payload)
             RS_CUDA(c, rs_cuda_alloc_rays(&b->rays[1], n, b->base.config.instances));

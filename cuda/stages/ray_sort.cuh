@@ -1,5 +1,5 @@
-/* ray_sort.cuh - --sort-rays on the GPU: the live index list reordered by ray_sort.h's key with
- * CUB's radix sort. Device-side host glue (nvcc). */
+/* ray_sort.cuh - --sort-rays and --sort-materials on the GPU: the live index list reordered by
+ * ray_sort.h's or material_sort.h's key with CUB's radix sort. Device-side host glue (nvcc). */
 #ifndef RS_CUDA_RAY_SORT_CUH
 #define RS_CUDA_RAY_SORT_CUH
 
@@ -20,5 +20,10 @@ void rs_sort_scratch_free(RsSortScratch* s);
  * *index holds the sorted list and *spare the other buffer (the two may have swapped). */
 cudaError_t rs_launch_sort_rays(const RsKernelParams& kp, uint32_t** index, uint32_t** spare, uint32_t n,
                                 RsSortScratch* s, cudaStream_t stream);
+
+/* The same by material_sort.h's key, looking at its low rs_material_sort_bits bits only (a few
+ * radix passes); stable, so within a material the rays keep their order. */
+cudaError_t rs_launch_sort_materials(const RsKernelParams& kp, uint32_t** index, uint32_t** spare, uint32_t n,
+                                     RsSortScratch* s, cudaStream_t stream);
 
 #endif /* RS_CUDA_RAY_SORT_CUH */

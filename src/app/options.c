@@ -44,6 +44,8 @@ static const char help_after_deadray[] =
     "                        fetch; CUDA); auto: persistent for bvh8's bounce and shadow rays\n"
     "  --sort-rays           order bounce rays by origin cell and direction octant before each\n"
     "                        extend (compaction strategies)\n"
+    "  --sort-materials      order hit rays by material before each shade, so neighbouring\n"
+    "                        lanes shade the same material (compaction strategies)\n"
     "  --sbvh                BVHs with spatial splits (Stich et al. 2009): slower to build,\n"
     "                        fewer overlapping boxes where triangles are long and thin\n"
     "  --sah-bins N          SAH bins per axis when building a BVH, 2..64 (default 32)\n"
@@ -147,6 +149,8 @@ int rs_common_option(int argc, char** argv, int* i, RsCommonOptions* o)
         o->accel.two_level = 1;
     } else if (strcmp(arg, "--sort-rays") == 0) {
         o->backend.sort_rays = 1;
+    } else if (strcmp(arg, "--sort-materials") == 0) {
+        o->backend.sort_materials = 1;
     } else if (VALUE("--trace-kernel", NULL)) {
         if (rs_trace_kernel_parse(v, &o->backend.trace_kernel)) {
             rs_cli_error("--trace-kernel: expected auto, plain or persistent, got '%s'", v);

@@ -1,10 +1,10 @@
 /* test_gpu_render.c - the CUDA backend renders what the CPU backend renders (gpu suite; exits
  * 77 without a CUDA device). Host C11.
  *
- *  1. All GPU strategies (and payload compaction, sorted rays, and for bvh8 the persistent
- *     dynamic-fetch extend) give the same film bit for bit as GPU flags, with the same live-ray
- *     counts per bounce, also when the frame is cut into small waves; for every acceleration
- *     structure.
+ *  1. All GPU strategies (and payload compaction, sorted rays, rays sorted by material before
+ *     shade, both, and for bvh8 the persistent dynamic-fetch extend) give the same film bit for
+ *     bit as GPU flags, with the same live-ray counts per bounce, also when the frame is cut into
+ *     small waves (without the material sort); for every acceleration structure.
  *  2. GPU vs CPU at equal spp, per scene and integrator. They may differ only through
  *     floating-point contraction (nvcc fuses multiply-adds) and math-library rounding; most
  *     paths come out the same to a few ulps, and the few whose discrete choices flip (a
@@ -81,17 +81,20 @@ static void compare_strategies(const RsScene* scene, const char* file, uint32_t 
         int compaction = rs_deadray_is_compaction((RsDeadRay)d);
         for (int payload = 0; payload <= compaction; ++payload) {
             for (int split = 0; split < 2; ++split) {
-                for (int sort = 0; sort <= compaction; ++sort) {
+                /* sort: bit 0 --sort-rays, bit 1 --sort-materials (in whole frames only) */
+                for (int sort = 0; sort <= (compaction ? (split ? 1 : 3) : 0); ++sort) {
                     for (int kernel = 0; kernel < kernels; ++kernel) {
                         RsBackendConfig cfg = gpu_config((RsDeadRay)d, payload);
-                        cfg.sort_rays = sort;
+                        cfg.sort_rays = sort & 1;
+                        cfg.sort_materials = sort >> 1;
                         cfg.trace_kernel = kernel ? RS_TRACE_PERSISTENT : RS_TRACE_PLAIN;
                         TestRender t2 = tr;
                         t2.wave_limit = split ? 4000 : 0;
                         char what[200];
-                        snprintf(what, sizeof what, "%s %s %s %s%s%s%s%s", file, accel, rs_integrator_name(integrator),
+                        snprintf(what, sizeof what, "%s %s %s %s%s%s%s%s%s", file, accel, rs_integrator_name(integrator),
                                  rs_deadray_name((RsDeadRay)d), payload ? " payload" : "", split ? " waves of 4000" : "",
-                                 sort ? " sorted" : "", kernel ? " persistent extend" : "");
+                                 sort & 1 ? " sorted" : "", sort & 2 ? " by material" : "",
+                                 kernel ? " persistent extend" : "");
                         rs_error_clear(&err);
                         RsFloat4* film = test_render(scene, &cfg, &t2, &stats, &err);
                         CHECK(film != NULL, "%s: %s", what, err.message);

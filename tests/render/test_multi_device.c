@@ -69,6 +69,7 @@ static int f_generate(RsBackend* b, const RsWaveRange* w, RsError* e)
     return f->inner->ops->generate(f->inner, w, e);
 }
 static int f_sort(RsBackend* b, RsError* e) { return INNER(b)->ops->sort(INNER(b), e); }
+static int f_sort_materials(RsBackend* b, RsError* e) { return INNER(b)->ops->sort_materials(INNER(b), e); }
 static int f_extend(RsBackend* b, RsError* e) { return INNER(b)->ops->extend(INNER(b), e); }
 static int f_shade(RsBackend* b, RsError* e) { return INNER(b)->ops->shade(INNER(b), e); }
 static int f_connect(RsBackend* b, RsError* e) { return INNER(b)->ops->connect(INNER(b), e); }
@@ -108,6 +109,7 @@ static RsBackendOps cue_ops = {
     .set_frame = f_set_frame,
     .generate = f_generate,
     .sort = f_sort,
+    .sort_materials = f_sort_materials,
     .extend = f_extend,
     .shade = f_shade,
     .connect = f_connect,

@@ -1,7 +1,7 @@
 /* test_strategies.c - every dead-ray strategy, thread count, payload mode, wave size and ray
- * order (--sort-rays) gives the same film bit for bit, and the same live-ray counts per bounce,
- * with each acceleration structure; and the structures give the same image within 0.2% (render
- * suite, CPU).
+ * order (--sort-rays before extend, --sort-materials before shade, both) gives the same film bit
+ * for bit, and the same live-ray counts per bounce, with each acceleration structure; and the
+ * structures give the same image within 0.2% (render suite, CPU).
  *
  * docs/architecture.md, section 8: random numbers depend only on (seed, pixel, sample, bounce, dimension)
  * and each path owns its accumulator, so nothing may depend on which rows are visited in
@@ -66,15 +66,19 @@ static void check_strategies(const RsScene* scene, uint32_t integrator, int full
         for (uint32_t threads = full ? 1 : 2; threads <= (full ? 3u : 2u); ++threads) {
             for (int payload = 0; payload <= compaction; ++payload) {
                 for (int split = 0; split < (full ? 2 : 1); ++split) {
-                    for (int sort = 0; sort <= compaction; ++sort) {
+                    /* sort: bit 0 --sort-rays, bit 1 --sort-materials (with 2 threads only, which
+                     * every structure runs: the thread count and the sort are independent) */
+                    for (int sort = 0; sort <= (compaction ? (threads == 2 ? 3 : 1) : 0); ++sort) {
                         RsBackendConfig cfg = cpu_config((RsDeadRay)d, threads, payload);
-                        cfg.sort_rays = sort;
+                        cfg.sort_rays = sort & 1;
+                        cfg.sort_materials = sort >> 1;
                         TestRender t2 = tr;
                         t2.wave_limit = split ? 1000 : 0;
                         char what[200];
-                        snprintf(what, sizeof what, "%s %s %s, %u threads%s%s%s", accel, rs_integrator_name(integrator),
+                        snprintf(what, sizeof what, "%s %s %s, %u threads%s%s%s%s", accel, rs_integrator_name(integrator),
                                  rs_deadray_name((RsDeadRay)d), threads, payload ? ", payload" : "",
-                                 split ? ", waves of 1000" : "", sort ? ", sorted rays" : "");
+                                 split ? ", waves of 1000" : "", sort & 1 ? ", sorted rays" : "",
+                                 sort & 2 ? ", sorted by material" : "");
                         rs_error_clear(&err);
                         RsFloat4* film = test_render(scene, &cfg, &t2, &stats, &err);
                         CHECK(film != NULL, "%s: %s", what, err.message);

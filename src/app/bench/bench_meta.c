@@ -64,6 +64,7 @@ int rs_bench_meta_open(BenchMeta* m, const RsCommonOptions* o, const char* json_
     cJSON_AddNumberToObject(meta, "sah_bins", o->accel.bins ? o->accel.bins : RS_ACCEL_DEFAULT_BINS);
     cJSON_AddStringToObject(meta, "trace_kernel", rs_trace_kernel_name(o->backend.trace_kernel));
     cJSON_AddBoolToObject(meta, "sort_rays", o->backend.sort_rays);
+    cJSON_AddBoolToObject(meta, "sort_materials", o->backend.sort_materials);
     time_t now = time(NULL);
     char date[64];
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));

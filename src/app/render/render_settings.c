@@ -52,6 +52,7 @@ static const RsOptionEffect effects[] = {
     {"--payload", NULL, NULL, SAME_IMAGE},
     {"--trace-kernel", "plain", NULL, SAME_IMAGE},
     {"--sort-rays", NULL, NULL, SAME_IMAGE},
+    {"--sort-materials", NULL, NULL, SAME_IMAGE},
     {"--two-level", NULL, NULL, SAME_IMAGE " (the world as one identity instance: the same rays and arithmetic)"},
 };
 

@@ -57,6 +57,7 @@ typedef struct RsBackendConfig {
     int time_stages;       /* CUDA: record events around every stage (the benchmark's breakdown) */
     RsTraceKernel trace_kernel;
     int sort_rays;         /* order bounce rays by ray_sort.h's key before extend (compaction strategies) */
+    int sort_materials;    /* order hit rays by material_sort.h's key before shade (compaction strategies) */
     int device;            /* CUDA: the device index this instance drives */
     int aovs;              /* the film carries aov.h's planes (render --aov or --denoise, the viewer) */
     int film_stats;        /* adaptive sampling: the same planes, but only the squares and the
@@ -135,6 +136,8 @@ typedef struct RsBackendOps {
     int (*generate)(RsBackend* b, const RsWaveRange* wave, RsError* err);
     /* Reorders the live index list by ray_sort.h's key (compaction strategies only). */
     int (*sort)(RsBackend* b, RsError* err);
+    /* Reorders the live index list by the hit's material (material_sort.h; compaction only). */
+    int (*sort_materials)(RsBackend* b, RsError* err);
     int (*extend)(RsBackend* b, RsError* err);
     int (*shade)(RsBackend* b, RsError* err);
     int (*connect)(RsBackend* b, RsError* err);

@@ -44,7 +44,7 @@ uint64_t rs_wave_bytes_per_path(const RsBackendConfig* config)
     if (rs_deadray_is_compaction(d)) {
         if (payload)
             bytes += ray_bytes; /* the second RayState that rows are moved into */
-        if (config->sort_rays)
+        if (config->sort_rays || config->sort_materials)
             bytes += 2 * 4 + 4; /* keys, sorted keys, sort scratch (about a key per ray) */
     }
     return bytes;
@@ -54,6 +54,9 @@ int rs_backend_config_check(const RsBackendConfig* config, uint32_t accel, RsErr
 {
     if (config->sort_rays && !rs_deadray_is_compaction(config->deadray))
         return rs_error_set(err, "--sort-rays sorts the live index list, which only the compaction strategies "
+                                 "keep; use --deadray compact-scan, compact-block, compact-warp or compact-cub");
+    if (config->sort_materials && !rs_deadray_is_compaction(config->deadray))
+        return rs_error_set(err, "--sort-materials sorts the live index list, which only the compaction strategies "
                                  "keep; use --deadray compact-scan, compact-block, compact-warp or compact-cub");
     if (config->trace_kernel == RS_TRACE_PERSISTENT && accel != RS_ACCEL_BVH8)
         return rs_error_set(err, "--trace-kernel persistent walks bvh8 only (the structure was built as %s)",

@@ -126,6 +126,8 @@ static int trace_wave(RsWavefront* wf, const RsWaveRange* wave, RsError* err)
         if (depth > 1 && b->config.sort_rays)
             RS_TIMED(RS_STAGE_SORT, ops->sort(b, err));
         RS_TIMED(RS_STAGE_EXTEND, ops->extend(b, err));
+        if (b->config.sort_materials) /* a warp's lanes then shade one material (docs/architecture.md, section 4) */
+            RS_TIMED(RS_STAGE_SORT, ops->sort_materials(b, err));
         RS_TIMED(RS_STAGE_SHADE, ops->shade(b, err));
         RS_TIMED(RS_STAGE_CONNECT, ops->connect(b, err));
         RS_TIMED(RS_STAGE_DROP_DEAD, ops->drop_dead(b, err) || ops->read_counts(b, &counts, err));

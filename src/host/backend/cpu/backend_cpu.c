@@ -24,6 +24,7 @@
 #include "host/backend/cpu/particles_cpu.h"
 #include "host/util/array.h"
 #include "kernel/film/adaptive.h"
+#include "kernel/stages/material_sort.h"
 #include "kernel/stages/ray_sort.h"
 #include "kernel/stages/stage_accumulate.h"
 #include "kernel/stages/stage_connect.h"
@@ -409,6 +410,35 @@ static int cpu_sort(RsBackend* base, RsError* err)
     return 0;
 }
 
+/* --sort-materials: the live index list grouped by material_sort.h's key with a counting sort,
+ * O(live + materials); stable, so within a material the rays keep their order and every run
+ * gives the same one. Built in index[1], free until drop_dead builds the next list there. */
+static int cpu_sort_materials(RsBackend* base, RsError* err)
+{
+    RsCpuBackend* b = rs_cpu_of(base);
+    if (!rs_deadray_is_compaction(base->config.deadray) || b->live == 0)
+        return 0;
+    const RsSceneView* s = &b->kp.scene;
+    uint32_t keys = s->material_count + 1;
+    uint32_t* start = calloc((size_t)keys + 1, sizeof *start);
+    if (!start)
+        return rs_error_set(err, "out of memory sorting %u rays by material", b->live);
+    for (uint32_t i = 0; i < b->live; ++i)
+        start[rs_material_sort_key(s, b->kp.rays.hit[rs_cpu_active_row(b, i)]) + 1]++;
+    for (uint32_t k = 1; k <= keys; ++k)
+        start[k] += start[k - 1];
+    for (uint32_t i = 0; i < b->live; ++i) {
+        uint32_t row = rs_cpu_active_row(b, i);
+        b->index[1][start[rs_material_sort_key(s, b->kp.rays.hit[row])]++] = row;
+    }
+    uint32_t* sorted = b->index[1];
+    b->index[1] = b->index[0];
+    b->index[0] = sorted;
+    b->dense = 0;
+    free(start);
+    return 0;
+}
+
 static int cpu_extend(RsBackend* base, RsError* err)
 {
     (void)err;
@@ -477,6 +507,7 @@ static const RsBackendOps cpu_ops = {
     .set_frame = cpu_set_frame,
     .generate = cpu_generate,
     .sort = cpu_sort,
+    .sort_materials = cpu_sort_materials,
     .extend = cpu_extend,
     .shade = cpu_shade,
     .connect = cpu_connect,
