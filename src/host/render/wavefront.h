@@ -11,6 +11,7 @@
 #include <signal.h>
 
 #include "host/backend/backend.h"
+#include "host/render/deadray_auto.h"
 #include "host/scene/scene.h"
 
 /* Depths beyond this many are counted in the last entry. */
@@ -26,6 +27,8 @@ typedef struct RsTraceStats {
     uint64_t readback_bytes; /* device-to-host bytes during tracing (counts, not the film) */
     uint64_t waves;
     uint64_t nonfinite_paths; /* paths dropped by accumulate: radiance not finite */
+    /* [d][s]: bounces of depth d that ran with strategy s (with --deadray auto, what it picked) */
+    uint64_t deadray_at_depth[RS_STATS_DEPTHS + 1][RS_DEADRAY_COUNT];
 } RsTraceStats;
 
 typedef struct RsWavefront {
@@ -38,6 +41,11 @@ typedef struct RsWavefront {
     const volatile sig_atomic_t* stop;
     uint64_t paths_traced; /* paths accumulated into the film by the last rs_wavefront_trace */
     uint64_t nonfinite_read; /* the backend's dropped-path counter when last read */
+    /* --deadray auto: the chooser, kept across frames of the same backend and integrator (the
+     * viewer's and the benchmark's frames go on from what was measured) */
+    RsDeadRayAuto deadray_auto;
+    int deadray_auto_ready;
+    uint64_t schedule_step; /* the next entry of config.deadray_schedule (tests) */
 } RsWavefront;
 
 /* Paths [first_path, first_path + paths) of a span of the image, numbered as in
@@ -78,6 +86,8 @@ int rs_wavefront_trace(RsWavefront* wf, const RsPathRange* range, RsError* err);
 void rs_trace_stats_add(RsTraceStats* a, const RsTraceStats* b);
 /* a - b, field by field: what happened between two snapshots of the same counters. */
 RsTraceStats rs_trace_stats_since(const RsTraceStats* now, const RsTraceStats* before);
+/* The strategy that ran most bounces of depth d (1-based), or RS_DEADRAY_COUNT if none ran. */
+RsDeadRay rs_trace_stats_deadray_at(const RsTraceStats* s, uint32_t depth);
 /* Every ray traced: camera, bounce and shadow. */
 uint64_t rs_trace_stats_rays(const RsTraceStats* s);
 
