@@ -1,8 +1,8 @@
 /* deadray_auto.c - `--deadray auto`'s chooser (see deadray_auto.h). Host C11.
  *
  * Explore, then exploit, then now and then look again:
- *   - a bucket's first visits go round the candidates (fewest samples first, ties to the
- *     table's order) until each has RS_AUTO_SAMPLES measurements, so that the spread of live
+ *   - a bucket's first visits go round the candidates (fewest samples first, then the least
+ *     recently run, then the table's order) until each has RS_AUTO_SAMPLES measurements, so that the spread of live
  *     fractions inside the bucket falls on every candidate alike; a candidate's very first
  *     measurement, in whatever bucket, is thrown away (first launches, first allocations and
  *     cold caches are not the strategy's cost);
@@ -72,9 +72,13 @@ RsDeadRay rs_deadray_auto_choose(RsDeadRayAuto* a, uint32_t bucket)
     RsAutoBucket* b = &a->bucket[bucket < RS_AUTO_BUCKETS ? bucket : RS_AUTO_BUCKETS - 1];
     uint32_t visit = ++b->visits;
     int explore = -1;
-    for (int i = 0; i < (int)a->count; ++i)
-        if (b->arm[i].samples < RS_AUTO_SAMPLES && (explore < 0 || b->arm[i].samples < b->arm[explore].samples))
+    for (int i = 0; i < (int)a->count; ++i) {
+        const RsAutoArm* arm = &b->arm[i];
+        if (arm->samples < RS_AUTO_SAMPLES &&
+            (explore < 0 || arm->samples < b->arm[explore].samples ||
+             (arm->samples == b->arm[explore].samples && arm->last_visit < b->arm[explore].last_visit)))
             explore = i;
+    }
     if (explore >= 0)
         return a->candidate[explore];
     int best, second;
@@ -96,12 +100,13 @@ void rs_deadray_auto_record(RsDeadRayAuto* a, uint32_t bucket, RsDeadRay d, doub
     int i = arm_of(a, d);
     if (i < 0 || !(seconds >= 0.0))
         return;
+    RsAutoBucket* b = &a->bucket[bucket < RS_AUTO_BUCKETS ? bucket : RS_AUTO_BUCKETS - 1];
+    RsAutoArm* arm = &b->arm[i];
+    arm->last_visit = b->visits;
     if (!(a->warmed & (1u << i))) {
         a->warmed |= 1u << i;
         return;
     }
-    RsAutoBucket* b = &a->bucket[bucket < RS_AUTO_BUCKETS ? bucket : RS_AUTO_BUCKETS - 1];
-    RsAutoArm* arm = &b->arm[i];
     uint32_t floor = paths / 256u;
     uint32_t rays = live > floor ? live : floor;
     double cost = seconds / (double)(rays ? rays : 1u);
@@ -111,7 +116,6 @@ void rs_deadray_auto_record(RsDeadRayAuto* a, uint32_t bucket, RsDeadRay d, doub
         arm->cost += RS_AUTO_FOLLOW * (cost - arm->cost);
     if (arm->samples < UINT32_MAX)
         arm->samples++;
-    arm->last_visit = b->visits;
 }
 
 RsDeadRay rs_deadray_auto_best(const RsDeadRayAuto* a, uint32_t bucket)
