@@ -21,7 +21,8 @@ int rs_cuda_backend_set_deadray(RsBackend* base, RsDeadRay d, RsError* err)
         return rs_error_set(err, "internal error: cannot switch to dead-ray strategy '%s' under '%s'",
                             rs_deadray_name(d), rs_deadray_name(base->config.deadray));
     RsCudaContext* c = &b->ctx;
-    RS_CUDA(c, cudaEventRecord(b->bounce_start, b->stream));
+    if (b->in_wave) /* a bounce starts (before generate nothing is timed: one event less) */
+        RS_CUDA(c, cudaEventRecord(b->bounce_start, b->stream));
     int mode = rs_cuda_live_mode(d);
     if (b->in_wave && (mode == RS_LIVE_INDEX) != (b->mode == RS_LIVE_INDEX)) {
         if (mark_begin(b, RS_STAGE_DROP_DEAD))

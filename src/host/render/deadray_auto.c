@@ -34,13 +34,19 @@ void rs_deadray_auto_init(RsDeadRayAuto* a, RsBackendKind kind)
             a->candidate[a->count++] = auto_candidates[i];
 }
 
-uint32_t rs_deadray_auto_bucket(uint32_t live, uint32_t paths)
+uint32_t rs_deadray_auto_fraction(uint32_t live, uint32_t paths)
 {
-    uint32_t bucket = 0;
-    /* live <= paths / 2^bucket, while the next halving still holds it */
-    while (bucket + 1 < RS_AUTO_BUCKETS && (uint64_t)live << (bucket + 1) <= (uint64_t)paths)
-        ++bucket;
-    return bucket;
+    uint32_t step = 0;
+    /* live <= paths / 2^(step + 1): one more halving still holds it */
+    while (step + 1 < RS_AUTO_FRACTIONS && (uint64_t)live << (step + 1) <= (uint64_t)paths)
+        ++step;
+    return step;
+}
+
+uint32_t rs_deadray_auto_bucket(uint32_t depth, uint32_t live, uint32_t paths)
+{
+    uint32_t d = depth < 1 ? 1 : depth > RS_AUTO_DEPTHS ? RS_AUTO_DEPTHS : depth;
+    return (d - 1) * RS_AUTO_FRACTIONS + rs_deadray_auto_fraction(live, paths);
 }
 
 static int arm_of(const RsDeadRayAuto* a, RsDeadRay d)

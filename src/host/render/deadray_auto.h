@@ -6,10 +6,15 @@
  * measurements the choices are the same. Choices never change the image: every strategy
  * visits the same rays (only their order differs), which the strategy tests check bit for bit.
  *
- * A bounce's kind is its bucket: the live fraction entering it (live / wave paths) in log2
- * steps, 1 .. 1/2, 1/2 .. 1/4, ..., below 1/128. Depth correlates with it, but the fraction is
- * what decides the cost (a stencil visits every word of the wave, a compaction only the live
- * rows), and it follows the scene and integrator by itself. Per (bucket, candidate) a running
+ * A bounce's kind is its bucket: its depth (1 .. RS_AUTO_DEPTHS, deeper ones share the last)
+ * and the live fraction entering it (live / wave paths) in log2 steps, 1 .. 1/2, 1/2 .. 1/4,
+ * ..., below 1/128. The fraction is what decides the cost (a stencil visits every word of the
+ * wave, a compaction only the live rows) and it follows the scene and the camera by itself; the
+ * depth keeps apart bounces the fraction alone would mix: camera rays (coherent, traced by
+ * another extend kernel) and the first bounces after them, which in a scene where few rays
+ * die all enter with more than half alive, and it gives each bucket at most one visit per wave,
+ * so that exploring round the candidates cannot alias candidates onto depths (stencil always
+ * measured on camera rays, say). Per (bucket, candidate) a running
  * cost: seconds of the bounce (conversion, sort, extend, shade, connect, drop_dead) per ray
  * entering it, with the rays counted as at least 1/256 of the wave so that the open last
  * bucket's few-ray bounces, which cost their fixed launch overheads, are not divided by ~1.
@@ -19,7 +24,9 @@
 
 #include "host/backend/backend.h"
 
-#define RS_AUTO_BUCKETS 8
+#define RS_AUTO_FRACTIONS 8
+#define RS_AUTO_DEPTHS 12
+#define RS_AUTO_BUCKETS (RS_AUTO_FRACTIONS * RS_AUTO_DEPTHS)
 /* stencil, persistent, compact-scan, compact-warp, and compact-cub where the backend has it */
 #define RS_AUTO_MAX_CANDIDATES 5
 /* measured bounces per (bucket, candidate) before the chooser exploits */
@@ -48,8 +55,10 @@ typedef struct RsDeadRayAuto {
 
 /* The candidates of a backend kind (RS_BACKEND_CPU or RS_BACKEND_CUDA); no measurements. */
 void rs_deadray_auto_init(RsDeadRayAuto* a, RsBackendKind kind);
-/* The bucket of a bounce that `live` of `paths` rays enter. */
-uint32_t rs_deadray_auto_bucket(uint32_t live, uint32_t paths);
+/* The live-fraction step of `live` of `paths` rays: 0 (more than half) .. RS_AUTO_FRACTIONS - 1. */
+uint32_t rs_deadray_auto_fraction(uint32_t live, uint32_t paths);
+/* The bucket of a bounce of depth `depth` (1-based) that `live` of `paths` rays enter. */
+uint32_t rs_deadray_auto_bucket(uint32_t depth, uint32_t live, uint32_t paths);
 /* The strategy for the next bounce of the bucket (counts a visit). */
 RsDeadRay rs_deadray_auto_choose(RsDeadRayAuto* a, uint32_t bucket);
 /* A bounce of the bucket ran with strategy d in `seconds`, `live` of `paths` rays entering. */

@@ -111,7 +111,8 @@ static void add_depth(uint64_t* table, uint32_t depth, uint64_t n)
             return -1;                                                  \
     } while (0)
 
-/* --deadray auto: the strategy of the next bounce, that `live` of the wave's `paths` enter. */
+/* --deadray auto: the strategy of the next bounce, of rs_deadray_auto_bucket's `bucket`; or the
+ * next entry of a test's schedule. */
 static RsDeadRay auto_pick(RsWavefront* wf, uint32_t bucket)
 {
     const RsBackendConfig* c = &wf->backend->config;
@@ -130,7 +131,7 @@ static int trace_wave(RsWavefront* wf, const RsWaveRange* wave, RsError* err)
         return rs_error_set(err, "internal error: the %s backend cannot switch dead-ray strategies", b->name);
     RsDeadRay first = RS_DEADRAY_AUTO, strategy = b->config.deadray;
     if (autoray) { /* generate builds the live set that the first bounce will likely use */
-        first = auto_pick(wf, 0);
+        first = auto_pick(wf, rs_deadray_auto_bucket(1, paths, paths));
         RS_TIMED(RS_STAGE_DROP_DEAD, ops->set_deadray(b, first, err));
     }
     RS_TIMED(RS_STAGE_GENERATE, ops->generate(b, wave, err));
@@ -148,11 +149,12 @@ static int trace_wave(RsWavefront* wf, const RsWaveRange* wave, RsError* err)
         if (depth > 1)
             wf->stats.bounce_rays += live;
         RsBounceCounts counts;
-        uint32_t bucket = rs_deadray_auto_bucket(live, paths);
+        uint32_t bucket = rs_deadray_auto_bucket(depth, live, paths);
         double t0 = rs_clock_seconds();
         if (autoray) {
             /* the first choice stands if adaptive sampling left the bounce in its bucket */
-            strategy = depth == 1 && bucket == 0 && !b->config.schedule_length ? first : auto_pick(wf, bucket);
+            int same = depth == 1 && bucket == rs_deadray_auto_bucket(1, paths, paths);
+            strategy = same && !b->config.schedule_length ? first : auto_pick(wf, bucket);
             RS_TIMED(RS_STAGE_DROP_DEAD, ops->set_deadray(b, strategy, err));
         }
         if (depth > 1 && b->config.sort_rays && rs_deadray_is_compaction(strategy))

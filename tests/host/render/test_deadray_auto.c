@@ -1,5 +1,5 @@
 /* test_deadray_auto.c - `--deadray auto`'s chooser (host/render/deadray_auto.c) fed made-up
- * timings (host suite, no rendering): buckets of live fractions; every candidate explored in
+ * timings (host suite, no rendering): buckets of depth and live fraction; every candidate explored in
  * every bucket, the first measurement of each thrown away; then the cheapest of each bucket
  * used, with one re-measurement every RS_AUTO_REVISIT visits; a change of costs followed; the
  * same measurements give the same choices; flags, compact-block and auto never chosen, CUB only
@@ -15,6 +15,7 @@
 /* seconds per live ray of each strategy in each bucket: a made-up device */
 static double cost_of(RsDeadRay d, uint32_t bucket, int changed)
 {
+    bucket = bucket < RS_AUTO_FRACTIONS ? bucket : 3 + bucket % RS_AUTO_FRACTIONS; /* deeper: sparse-like */
     double base = 1e-8;
     switch (d) {
     case RS_DEADRAY_STENCIL: return base * (bucket < 3 ? 1.0 : 2.0 + bucket);
@@ -29,7 +30,7 @@ static double cost_of(RsDeadRay d, uint32_t bucket, int changed)
 static uint32_t live_of(uint32_t bucket, uint32_t visit)
 {
     /* inside the bucket: (paths >> bucket) down to a bit over half of it */
-    uint32_t top = PATHS >> bucket;
+    uint32_t top = PATHS >> (bucket % RS_AUTO_FRACTIONS);
     return top - (top / 2 - 1) * (visit % 3) / 2;
 }
 
@@ -39,7 +40,8 @@ static void run(RsDeadRayAuto* a, uint32_t bucket, uint32_t n, int changed, RsDe
     for (uint32_t v = 0; v < n; ++v) {
         RsDeadRay d = rs_deadray_auto_choose(a, bucket);
         uint32_t live = live_of(bucket, v);
-        CHECK(rs_deadray_auto_bucket(live, PATHS) == bucket, "live %u is not in bucket %u", live, bucket);
+        CHECK(rs_deadray_auto_bucket(bucket / RS_AUTO_FRACTIONS + 1, live, PATHS) == bucket,
+              "live %u is not in bucket %u", live, bucket);
         rs_deadray_auto_record(a, bucket, d, cost_of(d, bucket, changed) * live, live, PATHS);
         if (choices)
             choices[v] = d;
@@ -48,15 +50,22 @@ static void run(RsDeadRayAuto* a, uint32_t bucket, uint32_t n, int changed, RsDe
 
 static void test_buckets(void)
 {
-    CHECK(rs_deadray_auto_bucket(PATHS, PATHS) == 0, "all alive: bucket 0");
-    CHECK(rs_deadray_auto_bucket(PATHS / 2 + 1, PATHS) == 0, "just over half: bucket 0");
-    CHECK(rs_deadray_auto_bucket(PATHS / 2, PATHS) == 1, "half: bucket 1");
-    CHECK(rs_deadray_auto_bucket(PATHS / 128 + 1, PATHS) == 6, "just over 1/128: bucket 6");
-    CHECK(rs_deadray_auto_bucket(1, PATHS) == RS_AUTO_BUCKETS - 1, "one ray: the last bucket");
-    CHECK(rs_deadray_auto_bucket(0, 7) == RS_AUTO_BUCKETS - 1 && rs_deadray_auto_bucket(7, 7) == 0, "tiny waves");
+    CHECK(rs_deadray_auto_fraction(PATHS, PATHS) == 0, "all alive: step 0");
+    CHECK(rs_deadray_auto_fraction(PATHS / 2 + 1, PATHS) == 0, "just over half: step 0");
+    CHECK(rs_deadray_auto_fraction(PATHS / 2, PATHS) == 1, "half: step 1");
+    CHECK(rs_deadray_auto_fraction(PATHS / 128 + 1, PATHS) == 6, "just over 1/128: step 6");
+    CHECK(rs_deadray_auto_fraction(1, PATHS) == RS_AUTO_FRACTIONS - 1, "one ray: the last step");
+    CHECK(rs_deadray_auto_fraction(0, 7) == RS_AUTO_FRACTIONS - 1 && rs_deadray_auto_fraction(7, 7) == 0,
+          "tiny waves");
     for (uint32_t live = 1; live < PATHS; live += 997)
-        CHECK(rs_deadray_auto_bucket(live, PATHS) >= rs_deadray_auto_bucket(live + 997, PATHS),
-              "buckets must not rise with the live count (%u)", live);
+        CHECK(rs_deadray_auto_fraction(live, PATHS) >= rs_deadray_auto_fraction(live + 997, PATHS),
+              "steps must not rise with the live count (%u)", live);
+    /* depth keeps camera rays apart from the bounces after them, whatever the fraction */
+    CHECK(rs_deadray_auto_bucket(1, PATHS, PATHS) != rs_deadray_auto_bucket(2, PATHS, PATHS), "depths 1 and 2 share");
+    CHECK(rs_deadray_auto_bucket(2, PATHS / 4, PATHS) == RS_AUTO_FRACTIONS + 2, "depth 2, a quarter alive");
+    CHECK(rs_deadray_auto_bucket(RS_AUTO_DEPTHS + 40, 1, PATHS) == RS_AUTO_BUCKETS - 1, "deep, few: the last bucket");
+    CHECK(rs_deadray_auto_bucket(RS_AUTO_DEPTHS, 1, PATHS) == rs_deadray_auto_bucket(RS_AUTO_DEPTHS + 1, 1, PATHS),
+          "depths past RS_AUTO_DEPTHS share");
 }
 
 static void test_candidates(void)
@@ -106,22 +115,23 @@ static void test_explore_exploit(void)
     CHECK(rs_deadray_auto_best(&a, 0) == RS_DEADRAY_STENCIL, "bucket 0 best: %s",
           rs_deadray_name(rs_deadray_auto_best(&a, 0)));
 
-    /* bucket 5: no warm-up any more, the cheapest there is CUB */
+    /* depth 5, under 1/32 alive: no warm-up any more, the cheapest there is CUB */
+    const uint32_t bucket5 = 4 * RS_AUTO_FRACTIONS + 5;
     RsDeadRay deep[VISITS];
-    run(&a, 5, VISITS, 0, deep);
+    run(&a, bucket5, VISITS, 0, deep);
     uint32_t explore5 = a.count * RS_AUTO_SAMPLES;
     memset(tried, 0, sizeof tried);
     for (uint32_t v = 0; v < explore5; ++v)
         tried[deep[v]]++;
     for (uint32_t i = 0; i < a.count; ++i)
-        CHECK(tried[a.candidate[i]] == RS_AUTO_SAMPLES, "bucket 5: %s explored %d times",
+        CHECK(tried[a.candidate[i]] == RS_AUTO_SAMPLES, "deep bucket: %s explored %d times",
               rs_deadray_name(a.candidate[i]), tried[a.candidate[i]]);
     uint32_t cub = 0;
     for (uint32_t v = explore5; v < VISITS; ++v)
         cub += deep[v] == RS_DEADRAY_COMPACT_CUB;
-    CHECK(cub >= (VISITS - explore5) * 15 / 16, "bucket 5: CUB (cheapest) ran %u of %u visits", cub,
+    CHECK(cub >= (VISITS - explore5) * 15 / 16, "deep bucket: CUB (cheapest) ran %u of %u visits", cub,
           VISITS - explore5);
-    CHECK(rs_deadray_auto_best(&a, 0) == RS_DEADRAY_STENCIL, "bucket 5's visits changed bucket 0");
+    CHECK(rs_deadray_auto_best(&a, 0) == RS_DEADRAY_STENCIL, "the deep bucket's visits changed bucket 0");
 
     /* the device changes: persistent becomes the cheapest in bucket 0, and is followed */
     RsDeadRay later[VISITS * 2];
