@@ -2,7 +2,9 @@
  * is counted (docs/architecture.md, section 4).
  *
  * Host C11. Per wave: generate; then for each depth extend -> shade -> connect -> drop dead
- * rays, until no ray is alive or max_depth is reached; then accumulate into the film.
+ * rays, until no ray is alive or max_depth is reached; then accumulate into the film. With
+ * --deadray auto the loop also picks each bounce's strategy (deadray_auto.h) and tells the
+ * backend before generate and before every bounce (set_deadray), timing each bounce for it.
  * Statistics are per depth (live rays entering each bounce, shadow rays) and per stage time.
  */
 #ifndef RS_HOST_WAVEFRONT_H
