@@ -105,5 +105,6 @@ int rs_cuda_backend_set_frame(RsBackend* base, const RsFrameDesc* f, uint32_t wa
     b->kp.shadows = b->shadows;
     b->kp.rays = b->rays[0];
     b->ctx.pixels = pixels;
+    b->in_wave = 0; /* a wave an error cut short leaves nothing to convert */
     return rs_cuda_backend_set_frame_particles(b, f);
 }

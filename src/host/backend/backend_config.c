@@ -55,7 +55,8 @@ int rs_backend_config_check(const RsBackendConfig* config, uint32_t accel, RsErr
     if (config->sort_rays && !rs_deadray_may_compact(config->deadray))
         return rs_error_set(err, "--sort-rays sorts the live index list, which only the compaction strategies "
                                  "keep; use --deadray auto, compact-scan, compact-block, compact-warp or compact-cub");
-    if (config->schedule_length > RS_DEADRAY_SCHEDULE_MAX || (config->schedule_length && config->deadray != RS_DEADRAY_AUTO))
+    if (config->schedule_length > RS_DEADRAY_SCHEDULE_MAX ||
+        (config->schedule_length && config->deadray != RS_DEADRAY_AUTO))
         return rs_error_set(err, "internal error: a strategy schedule needs deadray auto and at most %d entries",
                             RS_DEADRAY_SCHEDULE_MAX);
     for (uint32_t i = 0; i < config->schedule_length; ++i) {

@@ -337,6 +337,7 @@ static int cpu_set_frame(RsBackend* base, const RsFrameDesc* f, uint32_t wave_ca
     b->nonfinite_paths = 0;
     b->kp.nonfinite_paths = &b->nonfinite_paths;
     b->kp.wave_paths = 0;
+    b->in_wave = 0; /* a wave an error cut short leaves nothing to convert */
     return 0;
 }
 
