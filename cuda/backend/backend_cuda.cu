@@ -47,6 +47,10 @@ static void cuda_destroy(RsBackend* base)
     cudaFree(b->span_staging);
     if (b->counts_ready)
         cudaEventDestroy(b->counts_ready);
+    if (b->bounce_start)
+        cudaEventDestroy(b->bounce_start);
+    if (b->bounce_end)
+        cudaEventDestroy(b->bounce_end);
     cudaFree(b->counters);
     cudaFreeHost(b->host_counters);
     cudaFree(b->nonfinite_paths);
@@ -75,8 +79,8 @@ static int cuda_finish(RsBackend* base, RsError* err)
  * wave_frame.cu, keeps only their stencil words; the flags mode and the compactions' keep array have one per row). */
 static uint64_t cuda_bytes_per_path(const RsBackend* base)
 {
-    const RsCudaBackend* b = (const RsCudaBackend*)base;
-    int stencil = b->mode == RS_LIVE_STENCIL || b->mode == RS_LIVE_PERSISTENT;
+    RsDeadRay d = base->config.deadray; /* auto keeps stencil words and the index list, no flags */
+    int stencil = d == RS_DEADRAY_STENCIL || d == RS_DEADRAY_PERSISTENT || d == RS_DEADRAY_AUTO;
     return rs_wave_bytes_per_path(&base->config) - (stencil ? 4 : 0);
 }
 
@@ -85,6 +89,8 @@ static const RsBackendOps cuda_ops = {
     /* .set_scene = */ rs_cuda_backend_set_scene,
     /* .set_frame = */ rs_cuda_backend_set_frame,
     /* .generate = */ rs_cuda_backend_generate,
+    /* .set_deadray = */ rs_cuda_backend_set_deadray,
+    /* .bounce_seconds = */ rs_cuda_backend_bounce_seconds,
     /* .sort = */ rs_cuda_backend_sort,
     /* .sort_materials = */ rs_cuda_backend_sort_materials,
     /* .extend = */ rs_cuda_backend_extend,
@@ -109,7 +115,7 @@ static const RsBackendOps cuda_ops = {
     /* .sppm_update = */ rs_cuda_backend_sppm_update,
 };
 
-static int live_mode(RsDeadRay d)
+int rs_cuda_live_mode(RsDeadRay d)
 {
     switch (d) {
     case RS_DEADRAY_FLAGS: return RS_LIVE_FLAGS;
@@ -119,7 +125,7 @@ static int live_mode(RsDeadRay d)
     }
 }
 
-static RsCompactMethod compact_method(RsDeadRay d)
+RsCompactMethod rs_cuda_compact_method(RsDeadRay d)
 {
     switch (d) {
     case RS_DEADRAY_COMPACT_BLOCK: return RS_COMPACT_BLOCK;
@@ -144,8 +150,10 @@ extern "C" RsBackend* rs_backend_cuda_create(const RsBackendConfig* config, RsEr
     b->base.config = *config;
     b->base.config.kind = RS_BACKEND_CUDA;
     b->base.preferred_wave = RS_CUDA_PREFERRED_WAVE;
-    b->mode = live_mode(config->deadray);
-    b->method = compact_method(config->deadray);
+    /* auto starts from the stencil; the bounce loop picks before every generate and bounce */
+    b->deadray = config->deadray == RS_DEADRAY_AUTO ? RS_DEADRAY_STENCIL : config->deadray;
+    b->mode = rs_cuda_live_mode(b->deadray);
+    b->method = rs_cuda_compact_method(b->deadray);
     snprintf(b->base.name, sizeof b->base.name, "cuda");
     b->ctx.stage = "setup";
     b->ctx.err = err;
@@ -158,7 +166,9 @@ extern "C" RsBackend* rs_backend_cuda_create(const RsBackendConfig* config, RsEr
         cudaMemset(b->counters, 0, RS_CTR_COUNT * sizeof(uint32_t)) != cudaSuccess ||
         cudaMallocHost((void**)&b->host_counters, RS_CTR_COUNT * sizeof(uint32_t)) != cudaSuccess ||
         cudaMalloc((void**)&b->nonfinite_paths, sizeof(uint64_t)) != cudaSuccess ||
-        cudaMemset(b->nonfinite_paths, 0, sizeof(uint64_t)) != cudaSuccess) {
+        cudaMemset(b->nonfinite_paths, 0, sizeof(uint64_t)) != cudaSuccess ||
+        (config->deadray == RS_DEADRAY_AUTO && (cudaEventCreate(&b->bounce_start) != cudaSuccess ||
+                                                cudaEventCreate(&b->bounce_end) != cudaSuccess))) {
         cudaError_t e = cudaGetLastError();
         rs_error_set(err, "CUDA: cannot set up device %d: %s (%s)", b->device, cudaGetErrorString(e),
                      cudaGetErrorName(e));

@@ -47,8 +47,11 @@ typedef struct RsCudaBackend {
     RsCudaContext ctx;
     cudaStream_t stream;
     int device;
-    int mode; /* RsLiveMode */
+    RsDeadRay deadray; /* the strategy in use: config.deadray, or what auto picked last */
+    int mode;          /* RsLiveMode of deadray */
     RsCompactMethod method;
+    int in_wave;       /* between generate and accumulate: a switch converts the live set */
+    cudaEvent_t bounce_start, bounce_end; /* auto: set_deadray .. drop_dead, for bounce_seconds */
 
     /* scene (device copies): the arrays of scene_arrays.h, and those it says are not rows */
 #define RS_SCENE_ARRAY_MEMBER(type, member, field, count) type* member;
@@ -155,7 +158,14 @@ void rs_cuda_backend_free_particles(RsCudaBackend* b);
 int rs_cuda_backend_particle_resolve(RsBackend* base, RsError* err);
 int rs_cuda_backend_sppm_update(RsBackend* base, RsError* err);
 
+/* How the stage kernels iterate and which compaction drop_dead runs, for a strategy
+ * (backend_cuda.cu). */
+int rs_cuda_live_mode(RsDeadRay d);
+RsCompactMethod rs_cuda_compact_method(RsDeadRay d);
+
 /* stage_ops.cu */
+int rs_cuda_backend_set_deadray(RsBackend* base, RsDeadRay d, RsError* err);
+int rs_cuda_backend_bounce_seconds(RsBackend* base, double* seconds, RsError* err);
 int rs_cuda_backend_generate(RsBackend* base, const RsWaveRange* wave, RsError* err);
 int rs_cuda_backend_sort(RsBackend* base, RsError* err);
 int rs_cuda_backend_sort_materials(RsBackend* base, RsError* err);

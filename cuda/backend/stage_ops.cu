@@ -8,6 +8,51 @@
 #include "cuda/backend/cuda_backend.cuh"
 #include "cuda/backend/cuda_buffers.cuh"
 
+/* --deadray auto (backend.h): the strategy from now on; inside a wave a change of family
+ * converts the live set (deadray_convert.cu), timed as drop_dead. The live count is the host's
+ * (b->live, from read_counts or generate), so nothing is read back. */
+int rs_cuda_backend_set_deadray(RsBackend* base, RsDeadRay d, RsError* err)
+{
+    RsCudaBackend* b = cuda_backend(base);
+    if (enter(b, "drop_dead", err))
+        return -1;
+    if (base->config.deadray != RS_DEADRAY_AUTO || d == RS_DEADRAY_FLAGS || d == RS_DEADRAY_AUTO ||
+        !rs_deadray_supported(d, RS_BACKEND_CUDA))
+        return rs_error_set(err, "internal error: cannot switch to dead-ray strategy '%s' under '%s'",
+                            rs_deadray_name(d), rs_deadray_name(base->config.deadray));
+    RsCudaContext* c = &b->ctx;
+    if (b->in_wave) /* a bounce starts (before generate nothing is timed: one event less) */
+        RS_CUDA(c, cudaEventRecord(b->bounce_start, b->stream));
+    int mode = rs_cuda_live_mode(d);
+    if (b->in_wave && (mode == RS_LIVE_INDEX) != (b->mode == RS_LIVE_INDEX)) {
+        if (mark_begin(b, RS_STAGE_DROP_DEAD))
+            return -1;
+        if (mode == RS_LIVE_INDEX)
+            RS_CUDA(c, rs_stencil_to_index(b->stencil, b->paths, b->index[0], &b->counters[RS_CTR_CONVERT],
+                                           b->stream));
+        else
+            RS_CUDA(c, rs_index_to_stencil(b->index[0], b->live, b->paths, b->stencil, b->stream));
+        if (mark_end(b))
+            return -1;
+    }
+    b->deadray = d;
+    b->mode = mode;
+    b->method = rs_cuda_compact_method(d);
+    return 0;
+}
+
+/* Both events are done: read_counts waited for counts_ready, recorded after bounce_end. */
+int rs_cuda_backend_bounce_seconds(RsBackend* base, double* seconds, RsError* err)
+{
+    RsCudaBackend* b = cuda_backend(base);
+    if (enter(b, "drop_dead", err))
+        return -1;
+    float ms = 0.0f;
+    RS_CUDA(&b->ctx, cudaEventElapsedTime(&ms, b->bounce_start, b->bounce_end));
+    *seconds = ms * 1e-3;
+    return 0;
+}
+
 int rs_cuda_backend_generate(RsBackend* base, const RsWaveRange* wave, RsError* err)
 {
     RsCudaBackend* b = cuda_backend(base);
@@ -27,6 +72,7 @@ int rs_cuda_backend_generate(RsBackend* base, const RsWaveRange* wave, RsError* 
     b->kp.particles.phase = wave->phase;
     b->kp.particles.chunk_first_path = wave->chunk_first_path;
     b->paths = b->live = paths;
+    b->in_wave = 1;
     if (mark_begin(b, RS_STAGE_GENERATE))
         return -1;
     RS_CUDA(&b->ctx, rs_launch_generate(b->kp, live_set(b), b->mode, b->stream));
@@ -134,6 +180,8 @@ int rs_cuda_backend_drop_dead(RsBackend* base, RsError* err)
         return -1;
     RS_CUDA(c, cudaMemcpyAsync(b->host_counters, b->counters, 2 * sizeof(uint32_t), cudaMemcpyDeviceToHost,
                                b->stream));
+    if (b->bounce_end) /* auto: the bounce ends with its counts on the host */
+        RS_CUDA(c, cudaEventRecord(b->bounce_end, b->stream));
     RS_CUDA(c, cudaEventRecord(b->counts_ready, b->stream));
     base->readback_bytes += 2 * sizeof(uint32_t);
     return 0;
@@ -198,6 +246,7 @@ int rs_cuda_backend_accumulate(RsBackend* base, RsError* err)
     if (enter(b, "accumulate", err))
         return -1;
     b->ctx.depth = 0;
+    b->in_wave = 0;
     if (mark_begin(b, RS_STAGE_ACCUMULATE))
         return -1;
     RS_CUDA(&b->ctx, rs_launch_accumulate(b->kp, b->stream));

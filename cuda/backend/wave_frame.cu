@@ -34,16 +34,19 @@ static int alloc_wave(RsCudaBackend* b, uint32_t n)
 {
     RsCudaContext* c = &b->ctx;
     size_t words = n / 32 + 1;
+    RsDeadRay d = b->base.config.deadray; /* auto: what every strategy it may pick needs */
+    int stencil = d == RS_DEADRAY_STENCIL || d == RS_DEADRAY_PERSISTENT || d == RS_DEADRAY_AUTO;
+    int index = rs_deadray_may_compact(d);
     RS_CUDA(c, rs_cuda_alloc_rays(&b->rays[0], n, b->base.config.instances));
     RS_CUDA(c, rs_cuda_alloc_shadows(&b->shadows, n, b->base.config.instances, b->base.config.particles));
     RS_CUDA(c, cudaMalloc((void**)&b->path_radiance, (size_t)n * sizeof(RsFloat4)));
     for (int i = 0; i < 3 && b->base.config.aovs; ++i)
         RS_CUDA(c, cudaMalloc((void**)&b->path_aov[i], (size_t)n * sizeof(RsFloat4)));
-    if (b->mode == RS_LIVE_FLAGS)
+    if (d == RS_DEADRAY_FLAGS)
         RS_CUDA(c, cudaMalloc((void**)&b->alive, (size_t)n * sizeof(uint32_t)));
-    if (b->mode == RS_LIVE_STENCIL || b->mode == RS_LIVE_PERSISTENT)
+    if (stencil)
         RS_CUDA(c, cudaMalloc((void**)&b->stencil, words * sizeof(uint32_t)));
-    if (b->mode == RS_LIVE_INDEX) {
+    if (index) {
         RS_CUDA(c, cudaMalloc((void**)&b->index[0], (size_t)n * sizeof(uint32_t)));
         RS_CUDA(c, cudaMalloc((void**)&b->index[1], (size_t)n * sizeof(uint32_t)));
         RS_CUDA(c, cudaMalloc((void**)&b->keep, (size_t)n * sizeof(uint32_t)));
@@ -102,5 +105,6 @@ int rs_cuda_backend_set_frame(RsBackend* base, const RsFrameDesc* f, uint32_t wa
     b->kp.shadows = b->shadows;
     b->kp.rays = b->rays[0];
     b->ctx.pixels = pixels;
+    b->in_wave = 0; /* a wave an error cut short leaves nothing to convert */
     return rs_cuda_backend_set_frame_particles(b, f);
 }

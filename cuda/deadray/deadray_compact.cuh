@@ -45,6 +45,15 @@ size_t rs_compact_scratch_bytes_per_entry(void);
 cudaError_t rs_compact(RsCompactMethod method, const uint32_t* in, const uint32_t* keep, uint32_t n, uint32_t* out,
                        uint32_t* count, RsCompactScratch* scratch, int items, cudaStream_t stream);
 
+/* --deadray auto's change of family inside a wave (deadray_convert.cu). The rows whose bit is set
+ * among words[0 .. (paths + 31) / 32), appended to index in any order (*cursor, device memory,
+ * is zeroed first and ends as their number); and the words of `paths` rows cleared, then the
+ * bits of index[0..n) set. */
+cudaError_t rs_stencil_to_index(const uint32_t* words, uint32_t paths, uint32_t* index, uint32_t* cursor,
+                                cudaStream_t stream);
+cudaError_t rs_index_to_stencil(const uint32_t* index, uint32_t n, uint32_t paths, uint32_t* words,
+                                cudaStream_t stream);
+
 /* *count += number of nonzero alive[0..n) / set bits in words[0..n). */
 cudaError_t rs_count_flags(const uint32_t* alive, uint32_t n, uint32_t* count, cudaStream_t stream);
 cudaError_t rs_count_stencil(const uint32_t* words, uint32_t n_words, uint32_t* count, cudaStream_t stream);

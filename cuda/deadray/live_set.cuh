@@ -18,7 +18,8 @@ enum RsCounter {
     RS_CTR_TICKET = 2,    /* persistent threads: next 32-ray batch to hand out */
     RS_CTR_DONE = 3,      /* persistent threads: warps that found no more work */
     RS_CTR_FETCH = 4,     /* --trace-kernel persistent: next ray to hand out (reset before each launch) */
-    RS_CTR_COUNT = 5
+    RS_CTR_CONVERT = 5,   /* --deadray auto: entries appended converting stencil bits to a list */
+    RS_CTR_COUNT = 6
 };
 
 typedef struct RsLiveSet {

@@ -33,7 +33,7 @@ static const char help_before_deadray[] =
     "  --devices all|LIST    GPUs to share the image, e.g. 0,2 (default all; `raystream info`\n"
     "                        lists them); with --backend cpu, LIST makes that many CPU\n"
     "                        instances share the processors (for testing the multi-device path)\n"
-    "  --deadray NAME        how dead rays are dropped between bounces (default stencil):\n";
+    "  --deadray NAME        how dead rays are dropped between bounces (default auto):\n";
 
 static const char help_after_deadray[] =
     "  --payload             compaction moves whole ray rows instead of an index list\n"
@@ -127,7 +127,9 @@ void rs_common_options_init(RsCommonOptions* o)
 {
     memset(o, 0, sizeof *o);
     o->backend.kind = RS_BACKEND_AUTO;
-    o->backend.deadray = RS_DEADRAY_STENCIL; /* ties or beats flags in every benchmark case */
+    /* picks per bounce from what it measures: stencil where most rays live, a compaction where
+     * most are dead (docs/architecture.md, section 5.1) */
+    o->backend.deadray = RS_DEADRAY_AUTO;
     o->accel = rs_accel_options_default();
     o->camera = -1;
 }

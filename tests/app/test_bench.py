@@ -5,6 +5,8 @@ checks its JSON and CSV must pass (render suite):
   - live rays entering the first bounce equal pixels x spp (every camera ray is traced);
   - live rays never increase with depth under whitted (one ray per path);
   - every strategy reports the same live-ray and shadow-ray counts for the same configuration;
+  - every row has the device's busy fraction and the strategy of each bounce: a fixed strategy's
+    own name, auto's picks among its candidates;
   - the CSV holds the same results as the JSON.
 """
 import csv
@@ -49,12 +51,13 @@ for key in ["raystream", "git_commit", "build_type", "cuda_architectures", "back
     check(key in meta, f"meta.{key} missing")
 check(len(doc["scenes"]) == 2 and all(s["hash"].startswith("fnv1a64:") for s in doc["scenes"]), "scene hashes")
 results = doc["results"]
-strategies = {"flags", "stencil", "persistent", "compact-scan", "compact-block", "compact-warp"}
+strategies = {"flags", "stencil", "persistent", "compact-scan", "compact-block", "compact-warp", "auto"}
 check({r["deadray"] for r in results} == strategies, f"strategies: {sorted({r['deadray'] for r in results})}")
-check(len(results) == 2 * 2 * 6 * 5, f"{len(results)} results, expected 120")
+check(len(results) == 2 * 2 * 7 * 5, f"{len(results)} results, expected 140")
+auto_candidates = {"stencil", "persistent", "compact-scan", "compact-warp"}
 fields = ["scene", "integrator", "deadray", "payload", "depth", "width", "height", "spp", "ms_median", "ms_min",
           "ms_max", "fps_median", "mrays_per_s", "live_rays", "live_fraction", "shadow_rays",
-          "readback_bytes_per_frame", "stage_ms"]
+          "readback_bytes_per_frame", "stage_ms", "gpu_busy", "deadray_per_bounce"]
 by_config = {}
 for r in results:
     missing = [f for f in fields if f not in r]
@@ -64,6 +67,15 @@ for r in results:
     check(set(r["mrays_per_s"]) == {"camera", "bounce", "shadow", "total"}, "mrays_per_s kinds")
     check(set(r["stage_ms"]) == {"generate", "sort", "extend", "shade", "connect", "drop_dead", "accumulate"}, "stage_ms")
     check(r["ms_min"] <= r["ms_median"] <= r["ms_max"], "min <= median <= max")
+    check(0.0 < r["gpu_busy"] <= 1.5, f"gpu_busy {r['gpu_busy']}")
+    picks = r["deadray_per_bounce"]
+    check(len(picks) == r["depth"] + 1, f"deadray_per_bounce has {len(picks)} entries for depth {r['depth']}")
+    ran = [p for p in picks if p is not None]
+    check(ran and picks[0] is not None, f"{r['deadray']}: bounce 1 ran no strategy: {picks}")
+    if r["deadray"] == "auto":
+        check(set(ran) <= auto_candidates, f"auto picked {ran}")
+    else:
+        check(set(ran) == {r["deadray"]}, f"{r['deadray']} reports bounces of {ran}")
     live = r["live_rays"]
     # depth + 1 entries: the last is the emission-only segment after a specular last vertex
     check(len(live) == r["depth"] + 1, f"live_rays has {len(live)} entries for depth {r['depth']}")
@@ -77,6 +89,9 @@ check(len(rows) == len(results), f"CSV has {len(rows)} rows, JSON {len(results)}
 for row, r in zip(rows, results):
     check(row["deadray"] == r["deadray"] and int(row["depth"]) == r["depth"], "CSV row order")
     check([int(x) for x in row["live_rays"].split(";")] == r["live_rays"], "CSV live_rays")
+    check(row["deadray_per_bounce"].split(";") == [p if p else "-" for p in r["deadray_per_bounce"]],
+          "CSV deadray_per_bounce")
+    check(abs(float(row["gpu_busy"]) - r["gpu_busy"]) < 1e-3, "CSV gpu_busy")
 
 for f in failures[:20]:
     print("FAIL", f)

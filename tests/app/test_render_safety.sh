@@ -147,17 +147,17 @@ else
     wait $pid
 fi
 
-# --- tiny waves: work proportional to the wave, not the image ---
+# --- tiny waves: work proportional to the wave, not the image (6K: waves of 32 paths at auto's bytes per path) ---
 t0=$(date +%s%N)
 "$rs" render "$cornell" --spp 2 --width 256 --height 256 --backend cpu --quiet -o "$tmp/w1.pfm" || fail "uncapped"
 t1=$(date +%s%N)
-"$rs" render "$cornell" --spp 2 --width 256 --height 256 --backend cpu --quiet -o "$tmp/w2.pfm" --max-memory 5K ||
+"$rs" render "$cornell" --spp 2 --width 256 --height 256 --backend cpu --quiet -o "$tmp/w2.pfm" --max-memory 6K ||
     fail "capped"
 t2=$(date +%s%N)
-cmp -s "$tmp/w1.pfm" "$tmp/w2.pfm" || fail "--max-memory 5K changed the image"
+cmp -s "$tmp/w1.pfm" "$tmp/w2.pfm" || fail "--max-memory 6K changed the image"
 uncapped=$(((t1 - t0) / 1000000)) capped=$(((t2 - t1) / 1000000))
-echo "256x256 2 spp: uncapped $uncapped ms, --max-memory 5K $capped ms"
-[ $capped -lt $((5 * uncapped + 1000)) ] || fail "--max-memory 5K: $capped ms against $uncapped ms uncapped"
+echo "256x256 2 spp: uncapped $uncapped ms, --max-memory 6K $capped ms"
+[ $capped -lt $((5 * uncapped + 1000)) ] || fail "--max-memory 6K: $capped ms against $uncapped ms uncapped"
 
 [ $failures -eq 0 ] && echo "test_render_safety: all checks passed"
 exit $((failures != 0))

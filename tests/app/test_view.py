@@ -42,7 +42,8 @@ def nontrivial(png):
 
 def check_state(state, label):
     check(state["max_depth"] == 4, f"{label}: max_depth {state['max_depth']}, expected 4 after key 4")
-    check(state["deadray"] == "persistent", f"{label}: deadray {state['deadray']}, expected the one after stencil")
+    # the default is auto, the table's last row: the key wraps round to flags
+    check(state["deadray"] == "flags", f"{label}: deadray {state['deadray']}, expected the one after auto")
     check(state["integrator"] == "whitted", f"{label}: integrator {state['integrator']} after key i")
     check(state["exposure"] == 0.5, f"{label}: exposure {state['exposure']} after key b")
     check(state["spp"] > 0 and state["frames"] > 5, f"{label}: spp {state['spp']}, frames {state['frames']}")

@@ -9,7 +9,10 @@
  *  - stencil words written by a killing kernel (ballot + lane-0 store) equal the CPU's words,
  *    and dead warps run nothing;
  *  - persistent threads hand out every live ray exactly once, skip dead batches, and leave
- *    their counters at zero for the next launch (run twice).
+ *    their counters at zero for the next launch (run twice);
+ *  - --deadray auto's conversions: stencil words -> an index list holding exactly the set rows
+ *    (any order) with the right count; an index list -> words with exactly those bits, stale
+ *    bits cleared.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -203,6 +206,55 @@ static void test_stencil_and_persistent()
     cudaFree(d_counters);
 }
 
+static void test_conversions()
+{
+    const uint32_t lengths[] = {1, 31, 33, 2049, 100003};
+    const double fills[] = {0.0, 0.01, 0.5, 1.0};
+    const uint32_t max_n = 100003, max_words = (max_n + 31) / 32;
+    uint32_t *d_words, *d_index, *d_cursor;
+    CUDA_OK(cudaMalloc(&d_words, max_words * 4));
+    CUDA_OK(cudaMalloc(&d_index, (max_n + 64) * 4));
+    CUDA_OK(cudaMalloc(&d_cursor, 4));
+    for (uint32_t n : lengths) {
+        uint32_t words = (n + 31) / 32;
+        for (double fill : fills) {
+            std::vector<uint32_t> keep = random_keep(n, fill, 11), w(words, 0u), rows;
+            for (uint32_t i = 0; i < n; ++i)
+                if (keep[i]) {
+                    w[i / 32] |= 1u << (i % 32);
+                    rows.push_back(i);
+                }
+            /* stencil -> list */
+            CUDA_OK(cudaMemcpy(d_words, w.data(), words * 4, cudaMemcpyHostToDevice));
+            CUDA_OK(cudaMemset(d_index, 0xff, (max_n + 64) * 4));
+            CUDA_OK(rs_stencil_to_index(d_words, n, d_index, d_cursor, 0));
+            uint32_t count = 0;
+            std::vector<uint32_t> list(n + 64);
+            CUDA_OK(cudaMemcpy(&count, d_cursor, 4, cudaMemcpyDeviceToHost));
+            CUDA_OK(cudaMemcpy(list.data(), d_index, (n + 64) * 4, cudaMemcpyDeviceToHost));
+            CHECK(count == rows.size(), "stencil->index n %u fill %.2f: count %u, expected %zu", n, fill, count,
+                  rows.size());
+            if (count == rows.size()) {
+                std::vector<uint32_t> got(list.begin(), list.begin() + count);
+                std::sort(got.begin(), got.end());
+                CHECK(got == rows, "stencil->index n %u fill %.2f: wrong set of rows", n, fill);
+                CHECK(list[count] == 0xffffffffu, "stencil->index n %u fill %.2f: wrote past the count", n, fill);
+            }
+            /* list -> stencil: shuffled order, over stale words */
+            std::vector<uint32_t> shuffled(rows.rbegin(), rows.rend());
+            CUDA_OK(cudaMemcpy(d_index, shuffled.data(), shuffled.size() * 4, cudaMemcpyHostToDevice));
+            CUDA_OK(cudaMemset(d_words, 0xa5, words * 4));
+            CUDA_OK(rs_index_to_stencil(d_index, (uint32_t)shuffled.size(), n, d_words, 0));
+            std::vector<uint32_t> back(words);
+            CUDA_OK(cudaMemcpy(back.data(), d_words, words * 4, cudaMemcpyDeviceToHost));
+            CHECK(back == w, "index->stencil n %u fill %.2f: words differ", n, fill);
+        }
+    }
+    cudaFree(d_words);
+    cudaFree(d_index);
+    cudaFree(d_cursor);
+}
+
 int main()
 {
     int devices = 0;
@@ -213,5 +265,6 @@ int main()
     test_compaction();
     test_counts();
     test_stencil_and_persistent();
+    test_conversions();
     return rs_test_finish("test_gpu_deadray");
 }

@@ -1,10 +1,12 @@
 /* test_gpu_render.c - the CUDA backend renders what the CPU backend renders (gpu suite; exits
  * 77 without a CUDA device). Host C11.
  *
- *  1. All GPU strategies (and payload compaction, sorted rays, rays sorted by material before
- *     shade, both, and for bvh8 the persistent dynamic-fetch extend) give the same film bit for
- *     bit as GPU flags, with the same live-ray counts per bounce, also when the frame is cut into
- *     small waves (without the material sort); for every acceleration structure.
+ *  1. All GPU strategies, auto included (and payload compaction, sorted rays, rays sorted by
+ *     material before shade, both, and for bvh8 the persistent dynamic-fetch extend) give the
+ *     same film bit for bit as GPU flags, with the same live-ray counts per bounce, also when
+ *     the frame is cut into small waves (without the material sort); for every acceleration
+ *     structure. So does auto forced through schedules that switch between the stencil and the
+ *     index family on every bounce (deadray_convert.cu's conversions).
  *  2. GPU vs CPU at equal spp, per scene and integrator. They may differ only through
  *     floating-point contraction (nvcc fuses multiply-adds) and math-library rounding; most
  *     paths come out the same to a few ulps, and the few whose discrete choices flip (a
@@ -78,7 +80,7 @@ static void compare_strategies(const RsScene* scene, const char* file, uint32_t 
     const char* accel = rs_accel_name(scene->accel.view.kind);
     int kernels = scene->accel.view.kind == RS_ACCEL_BVH8 ? 2 : 1;
     for (int d = 0; d < RS_DEADRAY_COUNT; ++d) {
-        int compaction = rs_deadray_is_compaction((RsDeadRay)d);
+        int compaction = rs_deadray_may_compact((RsDeadRay)d);
         for (int payload = 0; payload <= compaction; ++payload) {
             for (int split = 0; split < 2; ++split) {
                 /* sort: bit 0 --sort-rays, bit 1 --sort-materials (in whole frames only) */
@@ -108,6 +110,36 @@ static void compare_strategies(const RsScene* scene, const char* file, uint32_t 
                     }
                 }
             }
+        }
+    }
+    /* forced switches: every call changes family, the first between generate and bounce 1 */
+    static const RsDeadRay schedules[][4] = {
+        {RS_DEADRAY_STENCIL, RS_DEADRAY_COMPACT_CUB, RS_DEADRAY_PERSISTENT, RS_DEADRAY_COMPACT_WARP},
+        {RS_DEADRAY_COMPACT_SCAN, RS_DEADRAY_PERSISTENT, RS_DEADRAY_COMPACT_BLOCK, RS_DEADRAY_STENCIL},
+    };
+    for (int k = 0; k < 2; ++k) {
+        for (int variant = 0; variant < 4; ++variant) {
+            RsBackendConfig cfg = gpu_config(RS_DEADRAY_AUTO, variant & 1);
+            cfg.sort_rays = (variant & 2) != 0;
+            memcpy(cfg.deadray_schedule, schedules[k], sizeof schedules[k]);
+            cfg.schedule_length = 4;
+            TestRender t2 = tr;
+            t2.wave_limit = k ? 4000 : 0;
+            char what[200];
+            snprintf(what, sizeof what, "%s %s %s auto schedule %d%s%s", file, accel, rs_integrator_name(integrator), k,
+                     cfg.payload ? " payload" : "", cfg.sort_rays ? " sorted" : "");
+            rs_error_clear(&err);
+            RsFloat4* film = test_render(scene, &cfg, &t2, &stats, &err);
+            CHECK(film != NULL, "%s: %s", what, err.message);
+            if (!film)
+                continue;
+            CHECK(memcmp(film, ref, pixels * sizeof *ref) == 0, "%s: image differs from GPU flags", what);
+            CHECK(memcmp(stats.live_at_depth, ref_stats.live_at_depth, sizeof stats.live_at_depth) == 0 &&
+                      stats.shadow_rays == ref_stats.shadow_rays,
+                  "%s: ray counts differ from GPU flags", what);
+            CHECK(stats.deadray_at_depth[1][schedules[k][1]] > 0, "%s: bounce 1 did not run %s", what,
+                  rs_deadray_name(schedules[k][1]));
+            free(film);
         }
     }
     free(ref);

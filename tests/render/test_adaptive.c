@@ -173,14 +173,15 @@ int main(int argc, char** argv)
 
     /* 4 */
     size_t bytes = (size_t)PIXELS * RS_FILM_PLANES_AOV * sizeof *film;
+    /* auto: generate's drop of stopped paths comes before its first pick's conversion */
     const RsDeadRay strategies[] = {RS_DEADRAY_FLAGS, RS_DEADRAY_PERSISTENT, RS_DEADRAY_COMPACT_SCAN,
-                                    RS_DEADRAY_COMPACT_BLOCK};
-    for (int k = 0; k < 7; ++k) {
-        if (cuda && k == 5)
+                                    RS_DEADRAY_COMPACT_BLOCK, RS_DEADRAY_AUTO};
+    for (int k = 0; k < 8; ++k) {
+        if (cuda && k == 6)
             continue; /* one GPU on the test host */
-        RsFloat4* other = k < 4    ? render(&scene, THRESHOLD, SPP, strategies[k], 1, 0, NULL)
-                          : k == 4 ? render(&scene, THRESHOLD, SPP, RS_DEADRAY_STENCIL, 1, 333, NULL)
-                          : k == 5 ? render(&scene, THRESHOLD, SPP, RS_DEADRAY_STENCIL, 2, 0, NULL)
+        RsFloat4* other = k < 5    ? render(&scene, THRESHOLD, SPP, strategies[k], 1, 0, NULL)
+                          : k == 5 ? render(&scene, THRESHOLD, SPP, RS_DEADRAY_STENCIL, 1, 333, NULL)
+                          : k == 6 ? render(&scene, THRESHOLD, SPP, RS_DEADRAY_STENCIL, 2, 0, NULL)
                                    : render_resumed(&scene, 21);
         CHECK(other && memcmp(film, other, bytes) == 0, "case %d: the adaptive film differs from the stencil one's", k);
         free(other);

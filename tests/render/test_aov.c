@@ -182,7 +182,7 @@ static void test_determinism(const char* scene_path)
     RsFloat4* first = test_render(&scene, &base, &tr, NULL, &err);
     CHECK(first != NULL, "%s", err.message);
     const RsDeadRay strategies[] = {RS_DEADRAY_FLAGS, RS_DEADRAY_PERSISTENT, RS_DEADRAY_COMPACT_SCAN,
-                                    RS_DEADRAY_COMPACT_WARP};
+                                    RS_DEADRAY_COMPACT_WARP, RS_DEADRAY_AUTO};
     for (size_t k = 0; first && k < sizeof strategies / sizeof strategies[0] + 2; ++k) {
         RsBackendConfig c = base;
         int devices = 1;

@@ -206,7 +206,8 @@ int main(int argc, char** argv)
     ref[0] = calloc(pixels, sizeof(RsFloat4));
 
     /* 1. several devices, several strategies: bit-identical, and the queue shares the work */
-    RsDeadRay strategies[] = {RS_DEADRAY_STENCIL, RS_DEADRAY_PERSISTENT, RS_DEADRAY_COMPACT_WARP, RS_DEADRAY_FLAGS};
+    RsDeadRay strategies[] = {RS_DEADRAY_STENCIL, RS_DEADRAY_PERSISTENT, RS_DEADRAY_COMPACT_WARP, RS_DEADRAY_FLAGS,
+                              RS_DEADRAY_AUTO};
     for (size_t s = 0; s < sizeof strategies / sizeof strategies[0]; ++s) {
         for (int devices = 2; devices <= (most > 2 ? most : 2); ++devices) {
             int n = devices <= most ? devices : most;

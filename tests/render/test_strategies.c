@@ -30,6 +30,48 @@ static void compare_stats(const RsTraceStats* a, const RsTraceStats* b, const ch
           (unsigned long long)a->shadow_rays, (unsigned long long)b->shadow_rays);
 }
 
+/* --deadray auto's switches (backend.h, set_deadray): forced schedules that change family on
+ * every call (the stencil family <-> the index family, so every bounce converts the live set,
+ * the first one between generate and bounce 1) and within families, with payload, sorting and
+ * waves that cut passes; the image and counts must be the reference's. */
+static void check_schedules(const RsScene* scene, const TestRender* tr, const RsFloat4* ref,
+                            const RsTraceStats* ref_stats, int full)
+{
+    static const RsDeadRay schedules[][4] = {
+        {RS_DEADRAY_STENCIL, RS_DEADRAY_COMPACT_WARP, RS_DEADRAY_PERSISTENT, RS_DEADRAY_COMPACT_SCAN},
+        {RS_DEADRAY_COMPACT_SCAN, RS_DEADRAY_PERSISTENT, RS_DEADRAY_COMPACT_BLOCK, RS_DEADRAY_STENCIL},
+        {RS_DEADRAY_COMPACT_WARP, RS_DEADRAY_COMPACT_SCAN, RS_DEADRAY_STENCIL, RS_DEADRAY_PERSISTENT},
+    };
+    RsError err = {{0}};
+    uint32_t pixels = tr->width * tr->height;
+    for (int k = 0; k < 3; ++k) {
+        for (int variant = 0; variant < (full ? 4 : 1); ++variant) {
+            RsBackendConfig cfg = cpu_config(RS_DEADRAY_AUTO, 2, variant & 1);
+            cfg.sort_rays = (variant & 2) != 0;
+            memcpy(cfg.deadray_schedule, schedules[k], sizeof schedules[k]);
+            cfg.schedule_length = 4;
+            TestRender t2 = *tr;
+            t2.wave_limit = k == 2 ? 1000 : 0;
+            char what[200];
+            snprintf(what, sizeof what, "%s auto, schedule %d%s%s%s", rs_accel_name(scene->accel.view.kind), k,
+                     cfg.payload ? ", payload" : "", cfg.sort_rays ? ", sorted rays" : "",
+                     t2.wave_limit ? ", waves of 1000" : "");
+            rs_error_clear(&err);
+            RsTraceStats stats;
+            RsFloat4* film = test_render(scene, &cfg, &t2, &stats, &err);
+            CHECK(film != NULL, "%s: %s", what, err.message);
+            if (!film)
+                continue;
+            CHECK(memcmp(ref, film, pixels * sizeof *ref) == 0, "%s: image differs from flags/1 thread", what);
+            compare_stats(ref_stats, &stats, what);
+            /* the schedule ran: bounce 1 (the second call, after generate's) took its second entry */
+            CHECK(stats.deadray_at_depth[1][schedules[k][1]] > 0, "%s: bounce 1 did not run %s", what,
+                  rs_deadray_name(schedules[k][1]));
+            free(film);
+        }
+    }
+}
+
 static void check_strategies(const RsScene* scene, uint32_t integrator, int full, double* mean_out)
 {
     RsError err = {{0}};
@@ -62,7 +104,7 @@ static void check_strategies(const RsScene* scene, uint32_t integrator, int full
     for (int d = 0; d < RS_DEADRAY_COUNT; ++d) {
         if (!rs_deadray_supported((RsDeadRay)d, RS_BACKEND_CPU))
             continue;
-        int compaction = rs_deadray_is_compaction((RsDeadRay)d);
+        int compaction = rs_deadray_may_compact((RsDeadRay)d);
         for (uint32_t threads = full ? 1 : 2; threads <= (full ? 3u : 2u); ++threads) {
             for (int payload = 0; payload <= compaction; ++payload) {
                 for (int split = 0; split < (full ? 2 : 1); ++split) {
@@ -93,6 +135,7 @@ static void check_strategies(const RsScene* scene, uint32_t integrator, int full
             }
         }
     }
+    check_schedules(scene, &tr, ref, &ref_stats, full);
     free(ref);
 }
 

@@ -9,8 +9,11 @@
  * counts. Reported: median, min and max ms and FPS from the median; Mrays/s per ray kind
  * (camera, bounce, shadow) at the median time; live rays entering each bounce (count and
  * fraction of camera rays); time per stage (CUDA events on the GPU, wall clock on the CPU);
- * bytes read back to the host per frame. Output: a table on stdout (per scene and integrator:
- * depth rows x strategy columns of FPS), and JSON / CSV with the run's metadata.
+ * the device's busy fraction (sum of stage times over the mean frame time, per device: a
+ * host-side regression shows as a drop); bytes read back to the host per frame; for every row
+ * the strategy that ran each bounce (--deadray auto's picks). Output: a table on stdout (per
+ * scene and integrator: depth rows x strategy columns of FPS and busy %, then auto's picks),
+ * and JSON / CSV with the run's metadata.
  * With several devices (--devices, default all), every configuration runs on the first 1, 2,
  * ..., N of them and a scaling table follows: time, speed-up over one device, efficiency, and
  * each device's share of the paths (the queue's balance).
@@ -63,6 +66,7 @@ typedef struct BenchResult {
     RsTraceStats per_frame; /* totals over the timed frames divided by the frame count */
     double stage_ms[RS_STAGE_COUNT];
     double denoise_ms; /* median; -1 without --denoise */
+    double busy;       /* sum of stage times / (mean frame time x devices) */
     double particles_per_frame; /* light: particles, sppm: photons traced per frame; 0 for the others */
 } BenchResult;
 
@@ -77,7 +81,8 @@ static void bench_usage(FILE* f)
             "\n"
             "  --scenes A.json,B.json  scenes to run (default: the suite above)\n"
             "  --depths LIST           e.g. 1..8 or 1,2,4,8 (default 1..8)\n"
-            "  --deadray all|LIST      strategies, comma-separated (default all the backend has)\n"
+            "  --deadray all|LIST      strategies, comma-separated (default all the backend has, auto\n"
+            "                          among them: its rows say which strategy it ran per bounce)\n"
             "  --integrator NAME       path | whitted | both | light | sppm | all (default both: path\n"
             "                          and whitted); light and sppm time passes (--spp passes a frame)\n"
             "                          on one device and print particles (photons) per second\n"
@@ -287,8 +292,14 @@ static int run_config(RsRenderer* renderer, const RsScene* scene, const RsRender
         all += rs_renderer_device_paths(renderer, d) - paths_before[d];
     for (int d = 0; d < devices; ++d)
         r->share[d] = all ? (double)(rs_renderer_device_paths(renderer, d) - paths_before[d]) / (double)all : 0.0;
-    for (int st = 0; st < RS_STAGE_COUNT; ++st)
+    double stage_sum = 0.0, mean = 0.0;
+    for (int st = 0; st < RS_STAGE_COUNT; ++st) {
         r->stage_ms[st] = total.stage_seconds[st] * 1e3;
+        stage_sum += r->stage_ms[st];
+    }
+    for (uint32_t f = 0; f < o->frames; ++f)
+        mean += times[f] / o->frames;
+    r->busy = mean > 0.0 ? stage_sum / (mean * devices) : 0.0;
     qsort(times, o->frames, sizeof *times, compare_double);
     r->ms_min = times[0];
     r->ms_max = times[o->frames - 1];
@@ -332,10 +343,32 @@ static void print_scaling(const BenchResult* results, int count, const char* sce
     fflush(stdout);
 }
 
+/* "stencil x3, compact-cub x6": the strategy of each bounce (1 .. depth + 1), runs counted. */
+static void picks_text(const RsTraceStats* s, uint32_t depth, char* out, size_t size)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    RsDeadRay run = RS_DEADRAY_COUNT;
+    uint32_t length = 0;
+    for (uint32_t d = 1; d <= depth + 2 && d <= RS_STATS_DEPTHS + 1; ++d) {
+        RsDeadRay most = d <= depth + 1 && d <= RS_STATS_DEPTHS ? rs_trace_stats_deadray_at(s, d) : RS_DEADRAY_COUNT;
+        if (most == run) {
+            ++length;
+            continue;
+        }
+        if (run != RS_DEADRAY_COUNT && used < size)
+            used += (size_t)snprintf(out + used, size - used, "%s%s x%u", used ? ", " : "", rs_deadray_name(run),
+                                     length);
+        run = most;
+        length = 1;
+    }
+}
+
 static void print_table(const BenchResult* results, int count, const BenchOptions* o, const char* scene,
                         uint32_t integrator)
 {
-    printf("\n%s, %s: FPS (median of %u frames)\n%5s", scene, rs_integrator_name(integrator), o->frames, "depth");
+    printf("\n%s, %s: FPS (median of %u frames) and device busy %% (stage time / frame time)\n%5s", scene,
+           rs_integrator_name(integrator), o->frames, "depth");
     for (int d = 0; d < RS_DEADRAY_COUNT; ++d)
         if (o->deadray[d])
             printf(" %13s", rs_deadray_name((RsDeadRay)d));
@@ -352,11 +385,23 @@ static void print_table(const BenchResult* results, int count, const BenchOption
                     (!hit || results[i].devices > hit->devices))
                     hit = &results[i]; /* the run on every device */
             if (hit)
-                printf(" %13.1f", 1000.0 / hit->ms_median);
+                printf(" %8.1f %3.0f%%", 1000.0 / hit->ms_median, 100.0 * hit->busy);
             else
                 printf(" %13s", "-");
         }
         printf("\n");
+    }
+    for (int k = 0; k < o->depth_count && o->deadray[RS_DEADRAY_AUTO]; ++k) {
+        const BenchResult* hit = NULL;
+        for (int i = 0; i < count; ++i)
+            if (results[i].scene == scene && results[i].integrator == integrator && results[i].depth == o->depths[k] &&
+                results[i].deadray == RS_DEADRAY_AUTO && (!hit || results[i].devices > hit->devices))
+                hit = &results[i];
+        if (!hit)
+            continue;
+        char picks[512];
+        picks_text(&hit->per_frame, hit->depth, picks, sizeof picks);
+        printf("auto at depth %u, per bounce: %s\n", hit->depth, picks);
     }
     fflush(stdout);
 }
@@ -486,7 +531,7 @@ int rs_cmd_bench(int argc, char** argv)
                         rs_bench_meta_result(&meta, r->scene, rs_integrator_name(r->integrator),
                                              rs_deadray_name(r->deadray), cfg.backend.payload, r->devices, r->depth,
                                              width, height, spp, r->ms_median, r->ms_min, r->ms_max, &r->per_frame,
-                                             r->stage_ms, r->denoise_ms);
+                                             r->stage_ms, r->denoise_ms, r->busy);
                         if (!o.common.quiet)
                             fprintf(stderr, "raystream: %s %s %s depth %u on %d device%s: %.2f ms (%.1f FPS)\n",
                                     o.scenes[si], rs_integrator_name((uint32_t)ii), rs_deadray_name((RsDeadRay)d),

@@ -32,7 +32,8 @@ void rs_file_hash(const char* path, char* out, size_t size)
 static const char csv_header[] =
     "scene,integrator,deadray,payload,depth,width,height,spp,ms_median,ms_min,ms_max,fps_median,"
     "mrays_camera,mrays_bounce,mrays_shadow,mrays_total,live_rays,live_fraction,shadow_rays,readback_bytes,"
-    "stage_generate_ms,stage_sort_ms,stage_extend_ms,stage_shade_ms,stage_connect_ms,stage_drop_dead_ms,stage_accumulate_ms,devices,denoise_ms\n";
+    "stage_generate_ms,stage_sort_ms,stage_extend_ms,stage_shade_ms,stage_connect_ms,stage_drop_dead_ms,stage_accumulate_ms,devices,denoise_ms,"
+    "gpu_busy,deadray_per_bounce\n";
 
 int rs_bench_meta_open(BenchMeta* m, const RsCommonOptions* o, const char* json_path, const char* csv_path,
                        uint32_t frames, uint32_t warmup, RsError* err)
@@ -138,7 +139,7 @@ void rs_bench_meta_backend(BenchMeta* m, const RsBackend* backend)
 void rs_bench_meta_result(BenchMeta* m, const char* scene, const char* integrator, const char* deadray, int payload,
                           int devices, uint32_t depth, uint32_t width, uint32_t height, uint32_t spp, double ms_median,
                           double ms_min, double ms_max, const RsTraceStats* s, const double* stage_ms,
-                          double denoise_ms)
+                          double denoise_ms, double busy)
 {
     double seconds = ms_median * 1e-3;
     double camera = s->camera_rays / seconds / 1e6, bounce = s->bounce_rays / seconds / 1e6,
@@ -181,6 +182,14 @@ void rs_bench_meta_result(BenchMeta* m, const char* scene, const char* integrato
     cJSON* st = cJSON_AddObjectToObject(r, "stage_ms");
     for (int k = 0; k < RS_STAGE_COUNT; ++k)
         cJSON_AddNumberToObject(st, rs_stage_name((RsStage)k), stage_ms[k]);
+    cJSON_AddNumberToObject(r, "gpu_busy", busy);
+    /* per bounce, the strategy that ran most of them: --deadray auto's picks */
+    cJSON* picks = cJSON_AddArrayToObject(r, "deadray_per_bounce");
+    for (uint32_t d = 1; d <= depth + 1 && d <= RS_STATS_DEPTHS; ++d) {
+        RsDeadRay most = rs_trace_stats_deadray_at(s, d);
+        cJSON_AddItemToArray(picks, most == RS_DEADRAY_COUNT ? cJSON_CreateNull()
+                                                             : cJSON_CreateString(rs_deadray_name(most)));
+    }
     cJSON_AddItemToArray(m->results, r);
 
     if (m->csv) {
@@ -205,6 +214,11 @@ void rs_bench_meta_result(BenchMeta* m, const char* scene, const char* integrato
         fprintf(m->csv, ",%d,", devices);
         if (denoise_ms >= 0.0)
             fprintf(m->csv, "%.4f", denoise_ms);
+        fprintf(m->csv, ",%.4f,", busy);
+        for (uint32_t d = 1; d <= depth + 1 && d <= RS_STATS_DEPTHS; ++d) {
+            RsDeadRay most = rs_trace_stats_deadray_at(s, d);
+            fprintf(m->csv, "%s%s", d > 1 ? ";" : "", most == RS_DEADRAY_COUNT ? "-" : rs_deadray_name(most));
+        }
         fputc('\n', m->csv);
         fflush(m->csv);
     }

@@ -30,10 +30,12 @@ void rs_bench_meta_scene(BenchMeta* m, const char* path, const RsScene* scene);
 void rs_bench_meta_device(BenchMeta* m, const RsRenderer* renderer);
 /* The same for the micro-benchmarks, which drive one backend directly. */
 void rs_bench_meta_backend(BenchMeta* m, const RsBackend* backend);
+/* busy: the sum of stage times over the frame time (the device's busy fraction); per_frame's
+ * deadray_at_depth gives the strategy that ran most bounces of each depth (auto's picks). */
 void rs_bench_meta_result(BenchMeta* m, const char* scene, const char* integrator, const char* deadray, int payload,
                           int devices, uint32_t depth, uint32_t width, uint32_t height, uint32_t spp, double ms_median,
                           double ms_min, double ms_max, const RsTraceStats* per_frame, const double* stage_ms,
-                          double denoise_ms);
+                          double denoise_ms, double busy);
 /* Writes the JSON (to a temporary name, then renamed) and closes the CSV (renamed from its
  * temporary name). */
 int rs_bench_meta_close(BenchMeta* m, RsError* err);

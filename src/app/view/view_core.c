@@ -155,6 +155,22 @@ const char* const* rs_viewer_key_help(void)
     return lines;
 }
 
+const char* rs_viewer_deadray(const RsViewer* v, char* buf, size_t size)
+{
+    RsDeadRay d = rs_renderer_backend_config(v->renderer)->deadray;
+    if (d != RS_DEADRAY_AUTO)
+        return rs_deadray_name(d);
+    uint32_t deepest = v->max_depth + 1 < RS_STATS_DEPTHS ? v->max_depth + 1 : RS_STATS_DEPTHS;
+    for (uint32_t depth = deepest; depth >= 1; --depth) {
+        RsDeadRay most = rs_trace_stats_deadray_at(&v->last, depth);
+        if (most != RS_DEADRAY_COUNT) {
+            snprintf(buf, size, "auto: %s", rs_deadray_name(most));
+            return buf;
+        }
+    }
+    return "auto";
+}
+
 double rs_viewer_spp(const RsViewer* v) { return (double)v->next_path / (double)pixels_of(v); }
 
 int rs_viewer_frame(RsViewer* v, double budget_seconds, RsError* err)
@@ -379,6 +395,8 @@ int rs_viewer_write_state(const RsViewer* v, const char* path, RsError* err)
     cJSON_AddNumberToObject(s, "max_depth", v->max_depth);
     cJSON_AddStringToObject(s, "integrator", rs_integrator_name(v->integrator));
     cJSON_AddStringToObject(s, "deadray", rs_deadray_name(rs_renderer_backend_config(v->renderer)->deadray));
+    char shown[64];
+    cJSON_AddStringToObject(s, "deadray_shown", rs_viewer_deadray(v, shown, sizeof shown));
     cJSON_AddStringToObject(s, "backend", rs_renderer_backend_name(v->renderer));
     char device[1024];
     rs_renderer_describe(v->renderer, device, sizeof device);

@@ -89,6 +89,10 @@ int rs_viewer_write_state(const RsViewer* v, const char* path, RsError* err);
  * overlay (? or F1) lists. */
 const char* const* rs_viewer_key_help(void);
 
+/* The dead-ray strategy as the HUD shows it: its name, or with auto "auto: NAME" where NAME
+ * ran most of the last slice's deepest bounces (buf holds it). */
+const char* rs_viewer_deadray(const RsViewer* v, char* buf, size_t size);
+
 /* Samples per pixel accumulated so far (fractional while a pass is partly done). */
 double rs_viewer_spp(const RsViewer* v);
 

@@ -129,10 +129,10 @@ static void draw_hud(SDL_Renderer* r, const RsViewer* v)
         panel_h += 4.0f * scale + 2.0f * 58.0f * scale;
     panel_w = panel_w < (float)v->width - 8.0f ? panel_w : (float)v->width - 8.0f;
     panel_h = panel_h < (float)v->height - 8.0f ? panel_h : (float)v->height - 8.0f;
-    char text[3][256];
+    char text[3][256], deadray[64];
     snprintf(text[0], sizeof text[0], "%.1f FPS  %.1f spp  %.1f Mrays/s", v->fps, rs_viewer_spp(v), v->mrays);
     snprintf(text[1], sizeof text[1], "%s  depth %u  %s  %s  %s", rs_integrator_name(v->integrator), v->max_depth,
-             rs_deadray_name(rs_renderer_backend_config(v->renderer)->deadray), rs_accel_name(v->scene.accel.view.kind),
+             rs_viewer_deadray(v, deadray, sizeof deadray), rs_accel_name(v->scene.accel.view.kind),
              rs_renderer_backend_name(v->renderer));
     snprintf(text[2], sizeof text[2], "exposure %+.1f%s (applied %+.2f)  %s%s", v->display.exposure,
              v->display.auto_exposure ? " + auto" : "", v->stats.exposure, rs_layer_name(v->display.layer),
@@ -322,9 +322,9 @@ int rs_view_window_run(RsViewer* v, const RsViewScript* script)
         }
         SDL_RenderPresent(renderer);
         if (SDL_GetTicks() - last_title > 500) {
-            char title[256];
+            char title[256], deadray[64];
             snprintf(title, sizeof title, "raystream - %.1f FPS, %.1f spp, %.1f Mrays/s, %s, depth %u, %s", v->fps,
-                     rs_viewer_spp(v), v->mrays, rs_deadray_name(rs_renderer_backend_config(v->renderer)->deadray), v->max_depth,
+                     rs_viewer_spp(v), v->mrays, rs_viewer_deadray(v, deadray, sizeof deadray), v->max_depth,
                      rs_integrator_name(v->integrator));
             SDL_SetWindowTitle(window, title);
             last_title = SDL_GetTicks();

@@ -48,9 +48,17 @@ typedef enum RsStage {
     RS_STAGE_COUNT
 } RsStage;
 
+/* Test-only: a fixed sequence of strategies that auto follows instead of choosing. */
+#define RS_DEADRAY_SCHEDULE_MAX 8
+
 typedef struct RsBackendConfig {
     RsBackendKind kind;
     RsDeadRay deadray;
+    /* With deadray auto, tests only: when schedule_length > 0 the bounce loop takes the
+     * strategies of deadray_schedule in turn (one per set_deadray call, wrapping around)
+     * instead of choosing; the forced-switch tests make it alternate families every bounce. */
+    RsDeadRay deadray_schedule[RS_DEADRAY_SCHEDULE_MAX];
+    uint32_t schedule_length;
     int payload;           /* compaction moves whole RayState rows instead of building an index list */
     uint32_t threads;      /* CPU worker threads; 0 = one per processor */
     uint64_t memory_limit; /* bytes the wave buffers may use; 0 = backend default */
@@ -134,6 +142,17 @@ typedef struct RsBackendOps {
     /* Sizes the buffers for waves of up to wave_capacity paths and clears the film. */
     int (*set_frame)(RsBackend* b, const RsFrameDesc* frame, uint32_t wave_capacity, RsError* err);
     int (*generate)(RsBackend* b, const RsWaveRange* wave, RsError* err);
+    /* deadray auto only (NULL for a backend without it): the strategy from now on, one that
+     * rs_deadray_supported says the backend has, but neither flags nor auto. Between waves it
+     * sets what generate builds; inside a wave (after generate, before a bounce's sort or
+     * extend) it also converts the live set when the family changes: the stencil family
+     * (stencil, persistent: a bit per row) <-> the index family (compactions: a list of live
+     * rows); within a family nothing moves. Starts the bounce's device timing (bounce_seconds). */
+    int (*set_deadray)(RsBackend* b, RsDeadRay strategy, RsError* err);
+    /* deadray auto on an asynchronous backend: device seconds from the last set_deadray to the
+     * end of the drop_dead that read_counts waited for; call after read_counts. NULL for a
+     * synchronous backend: the bounce loop times those with the wall clock. */
+    int (*bounce_seconds)(RsBackend* b, double* seconds, RsError* err);
     /* Reorders the live index list by ray_sort.h's key (compaction strategies only). */
     int (*sort)(RsBackend* b, RsError* err);
     /* Reorders the live index list by the hit's material (material_sort.h; compaction only). */
@@ -208,7 +227,10 @@ struct RsBackend {
 
 const char* rs_deadray_name(RsDeadRay d);
 int rs_deadray_parse(const char* name, RsDeadRay* out);
+/* A compaction proper (keeps a list of live rows on every bounce); not auto. */
 int rs_deadray_is_compaction(RsDeadRay d);
+/* A compaction, or auto (which may pick one): needs the index list, --payload and --sort-rays apply. */
+int rs_deadray_may_compact(RsDeadRay d);
 const char* rs_deadray_help(RsDeadRay d);
 /* Whether a backend kind (CPU or CUDA) has the strategy. */
 int rs_deadray_supported(RsDeadRay d, RsBackendKind kind);

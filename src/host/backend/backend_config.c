@@ -41,7 +41,7 @@ uint64_t rs_wave_bytes_per_path(const RsBackendConfig* config)
     if (config->aovs)
         bytes += 3 * sizeof(RsFloat4); /* path_albedo, path_normal, path_position (aov.h) */
     bytes += rs_deadray_extra_bytes(d);
-    if (rs_deadray_is_compaction(d)) {
+    if (rs_deadray_may_compact(d)) {
         if (payload)
             bytes += ray_bytes; /* the second RayState that rows are moved into */
         if (config->sort_rays || config->sort_materials)
@@ -52,12 +52,21 @@ uint64_t rs_wave_bytes_per_path(const RsBackendConfig* config)
 
 int rs_backend_config_check(const RsBackendConfig* config, uint32_t accel, RsError* err)
 {
-    if (config->sort_rays && !rs_deadray_is_compaction(config->deadray))
+    if (config->sort_rays && !rs_deadray_may_compact(config->deadray))
         return rs_error_set(err, "--sort-rays sorts the live index list, which only the compaction strategies "
-                                 "keep; use --deadray compact-scan, compact-block, compact-warp or compact-cub");
-    if (config->sort_materials && !rs_deadray_is_compaction(config->deadray))
+                                 "keep; use --deadray auto, compact-scan, compact-block, compact-warp or compact-cub");
+    if (config->sort_materials && !rs_deadray_may_compact(config->deadray))
         return rs_error_set(err, "--sort-materials sorts the live index list, which only the compaction strategies "
-                                 "keep; use --deadray compact-scan, compact-block, compact-warp or compact-cub");
+                                 "keep; use --deadray auto, compact-scan, compact-block, compact-warp or compact-cub");
+    if (config->schedule_length > RS_DEADRAY_SCHEDULE_MAX ||
+        (config->schedule_length && config->deadray != RS_DEADRAY_AUTO))
+        return rs_error_set(err, "internal error: a strategy schedule needs deadray auto and at most %d entries",
+                            RS_DEADRAY_SCHEDULE_MAX);
+    for (uint32_t i = 0; i < config->schedule_length; ++i) {
+        RsDeadRay s = config->deadray_schedule[i];
+        if (s == RS_DEADRAY_FLAGS || s == RS_DEADRAY_AUTO || !rs_deadray_supported(s, config->kind))
+            return rs_error_set(err, "internal error: '%s' cannot be in a strategy schedule", rs_deadray_name(s));
+    }
     if (config->trace_kernel == RS_TRACE_PERSISTENT && accel != RS_ACCEL_BVH8)
         return rs_error_set(err, "--trace-kernel persistent walks bvh8 only (the structure was built as %s)",
                             accel == RS_ACCEL_BVH2 ? "bvh2" : "grid");

@@ -40,7 +40,9 @@ int rs_deadray_parse(const char* name, RsDeadRay* out)
     return -1;
 }
 
-int rs_deadray_is_compaction(RsDeadRay d) { return d < RS_DEADRAY_COUNT && deadray_rows[d].compaction; }
+int rs_deadray_is_compaction(RsDeadRay d) { return d < RS_DEADRAY_COUNT && deadray_rows[d].compaction == 1; }
+
+int rs_deadray_may_compact(RsDeadRay d) { return d < RS_DEADRAY_COUNT && deadray_rows[d].compaction != 0; }
 
 int rs_deadray_supported(RsDeadRay d, RsBackendKind kind)
 {

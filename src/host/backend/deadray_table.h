@@ -8,10 +8,13 @@
  *
  *   X(ENUM, "name", compaction, extra bytes per path, backends, "help")
  *
- * compaction: keeps a list of live rows (index list, optionally sorted); the stages run over it.
+ * compaction: 1: keeps a list of live rows (index list, optionally sorted); the stages run over
+ *   it. 2 (auto only): may keep one, on the bounces where it picks a compaction.
  * extra bytes: wave memory per path beyond what every strategy has (rays, shadow rays, path
  *   radiance, an alive flag): stencil words are 4 bytes per 32 rows, rounded up to 1; a
- *   compaction's index list, its double buffer and the scan array are 12.
+ *   compaction's index list, its double buffer and the scan array are 12; auto keeps both.
+ * AUTO is not a strategy of its own: the bounce loop picks one of the others per bounce from
+ * what it measured (host/render/deadray_auto.h); the backends switch between them.
  * backends: RS_ON_CPU | RS_ON_CUDA.
  */
 #ifndef RS_HOST_DEADRAY_TABLE_H
@@ -33,6 +36,8 @@
       "Roger et al.'s block-wise compaction: reduce inside blocks, then concatenate")                            \
     X(COMPACT_WARP, "compact-warp", 1, 12, RS_ON_CPU | RS_ON_CUDA,                                               \
       "warp-aggregated append: one atomic per warp for its ballot of live rows")                                 \
-    X(COMPACT_CUB, "compact-cub", 1, 12, RS_ON_CUDA, "CUB's DeviceSelect (CUDA only)")
+    X(COMPACT_CUB, "compact-cub", 1, 12, RS_ON_CUDA, "CUB's DeviceSelect (CUDA only)")                         \
+    X(AUTO, "auto", 2, 13, RS_ON_CPU | RS_ON_CUDA,                                                               \
+      "picks stencil, persistent or a compaction per bounce from the measured cost of each (default)")
 
 #endif /* RS_HOST_DEADRAY_TABLE_H */

@@ -79,7 +79,15 @@ int rs_wavefront_plan(const RsBackend* backend, uint64_t total_paths, uint32_t* 
 int rs_wavefront_begin(RsWavefront* wf, RsBackend* backend, const RsFrameDesc* frame, uint32_t wave_capacity,
                        RsError* err)
 {
+    /* the chooser's measurements stay valid for the same device and integrator */
+    int keep = wf->deadray_auto_ready && wf->backend == backend && wf->frame.integrator == frame->integrator;
+    RsDeadRayAuto chooser = wf->deadray_auto;
     memset(wf, 0, sizeof *wf);
+    if (keep)
+        wf->deadray_auto = chooser;
+    else
+        rs_deadray_auto_init(&wf->deadray_auto, rs_backend_resolve_kind(backend->config.kind));
+    wf->deadray_auto_ready = 1;
     wf->backend = backend;
     wf->frame = *frame;
     wf->wave_capacity = wave_capacity;
@@ -103,11 +111,29 @@ static void add_depth(uint64_t* table, uint32_t depth, uint64_t n)
             return -1;                                                  \
     } while (0)
 
+/* --deadray auto: the strategy of the next bounce, of rs_deadray_auto_bucket's `bucket`; or the
+ * next entry of a test's schedule. */
+static RsDeadRay auto_pick(RsWavefront* wf, uint32_t bucket)
+{
+    const RsBackendConfig* c = &wf->backend->config;
+    if (c->schedule_length)
+        return c->deadray_schedule[wf->schedule_step++ % c->schedule_length];
+    return rs_deadray_auto_choose(&wf->deadray_auto, bucket);
+}
+
 static int trace_wave(RsWavefront* wf, const RsWaveRange* wave, RsError* err)
 {
     RsBackend* b = wf->backend;
     const RsBackendOps* ops = b->ops;
     uint32_t paths = wave->paths;
+    int autoray = b->config.deadray == RS_DEADRAY_AUTO;
+    if (autoray && !ops->set_deadray)
+        return rs_error_set(err, "internal error: the %s backend cannot switch dead-ray strategies", b->name);
+    RsDeadRay first = RS_DEADRAY_AUTO, strategy = b->config.deadray;
+    if (autoray) { /* generate builds the live set that the first bounce will likely use */
+        first = auto_pick(wf, rs_deadray_auto_bucket(1, paths, paths));
+        RS_TIMED(RS_STAGE_DROP_DEAD, ops->set_deadray(b, first, err));
+    }
     RS_TIMED(RS_STAGE_GENERATE, ops->generate(b, wave, err));
     uint32_t live = paths;
     if (wf->frame.noise_threshold > 0.0f) { /* paths of stopped pixels died at generate */
@@ -123,7 +149,15 @@ static int trace_wave(RsWavefront* wf, const RsWaveRange* wave, RsError* err)
         if (depth > 1)
             wf->stats.bounce_rays += live;
         RsBounceCounts counts;
-        if (depth > 1 && b->config.sort_rays)
+        uint32_t bucket = rs_deadray_auto_bucket(depth, live, paths);
+        double t0 = rs_clock_seconds();
+        if (autoray) {
+            /* the first choice stands if adaptive sampling left the bounce in its bucket */
+            int same = depth == 1 && bucket == rs_deadray_auto_bucket(1, paths, paths);
+            strategy = same && !b->config.schedule_length ? first : auto_pick(wf, bucket);
+            RS_TIMED(RS_STAGE_DROP_DEAD, ops->set_deadray(b, strategy, err));
+        }
+        if (depth > 1 && b->config.sort_rays && rs_deadray_is_compaction(strategy))
             RS_TIMED(RS_STAGE_SORT, ops->sort(b, err));
         RS_TIMED(RS_STAGE_EXTEND, ops->extend(b, err));
         if (b->config.sort_materials) /* a warp's lanes then shade one material (docs/architecture.md, section 4) */
@@ -131,6 +165,13 @@ static int trace_wave(RsWavefront* wf, const RsWaveRange* wave, RsError* err)
         RS_TIMED(RS_STAGE_SHADE, ops->shade(b, err));
         RS_TIMED(RS_STAGE_CONNECT, ops->connect(b, err));
         RS_TIMED(RS_STAGE_DROP_DEAD, ops->drop_dead(b, err) || ops->read_counts(b, &counts, err));
+        if (autoray && !b->config.schedule_length) {
+            double seconds = rs_clock_seconds() - t0;
+            if (ops->bounce_seconds && ops->bounce_seconds(b, &seconds, err))
+                return -1;
+            rs_deadray_auto_record(&wf->deadray_auto, bucket, strategy, seconds, live, paths);
+        }
+        wf->stats.deadray_at_depth[depth < RS_STATS_DEPTHS ? depth : RS_STATS_DEPTHS][strategy]++;
         add_depth(wf->stats.shadow_at_depth, depth, counts.shadow_rays);
         wf->stats.shadow_rays += counts.shadow_rays;
         live = counts.live;
@@ -208,6 +249,9 @@ void rs_trace_stats_add(RsTraceStats* a, const RsTraceStats* b)
     }
     for (int s = 0; s < RS_STAGE_COUNT; ++s)
         a->stage_seconds[s] += b->stage_seconds[s];
+    for (int d = 0; d <= RS_STATS_DEPTHS; ++d)
+        for (int k = 0; k < RS_DEADRAY_COUNT; ++k)
+            a->deadray_at_depth[d][k] += b->deadray_at_depth[d][k];
     a->readback_bytes += b->readback_bytes;
     a->waves += b->waves;
     a->nonfinite_paths += b->nonfinite_paths;
@@ -225,10 +269,23 @@ RsTraceStats rs_trace_stats_since(const RsTraceStats* now, const RsTraceStats* b
     }
     for (int s = 0; s < RS_STAGE_COUNT; ++s)
         d.stage_seconds[s] -= before->stage_seconds[s];
+    for (int k = 0; k <= RS_STATS_DEPTHS; ++k)
+        for (int s = 0; s < RS_DEADRAY_COUNT; ++s)
+            d.deadray_at_depth[k][s] -= before->deadray_at_depth[k][s];
     d.readback_bytes -= before->readback_bytes;
     d.waves -= before->waves;
     d.nonfinite_paths -= before->nonfinite_paths;
     return d;
+}
+
+RsDeadRay rs_trace_stats_deadray_at(const RsTraceStats* s, uint32_t depth)
+{
+    const uint64_t* row = s->deadray_at_depth[depth < RS_STATS_DEPTHS ? depth : RS_STATS_DEPTHS];
+    RsDeadRay most = RS_DEADRAY_COUNT;
+    for (int k = 0; k < RS_DEADRAY_COUNT; ++k)
+        if (row[k] > 0 && (most == RS_DEADRAY_COUNT || row[k] > row[most]))
+            most = (RsDeadRay)k;
+    return most;
 }
 
 uint64_t rs_trace_stats_rays(const RsTraceStats* s) { return s->camera_rays + s->bounce_rays + s->shadow_rays; }

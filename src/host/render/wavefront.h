@@ -2,7 +2,9 @@
  * is counted (docs/architecture.md, section 4).
  *
  * Host C11. Per wave: generate; then for each depth extend -> shade -> connect -> drop dead
- * rays, until no ray is alive or max_depth is reached; then accumulate into the film.
+ * rays, until no ray is alive or max_depth is reached; then accumulate into the film. With
+ * --deadray auto the loop also picks each bounce's strategy (deadray_auto.h) and tells the
+ * backend before generate and before every bounce (set_deadray), timing each bounce for it.
  * Statistics are per depth (live rays entering each bounce, shadow rays) and per stage time.
  */
 #ifndef RS_HOST_WAVEFRONT_H
@@ -11,6 +13,7 @@
 #include <signal.h>
 
 #include "host/backend/backend.h"
+#include "host/render/deadray_auto.h"
 #include "host/scene/scene.h"
 
 /* Depths beyond this many are counted in the last entry. */
@@ -26,6 +29,8 @@ typedef struct RsTraceStats {
     uint64_t readback_bytes; /* device-to-host bytes during tracing (counts, not the film) */
     uint64_t waves;
     uint64_t nonfinite_paths; /* paths dropped by accumulate: radiance not finite */
+    /* [d][s]: bounces of depth d that ran with strategy s (with --deadray auto, what it picked) */
+    uint64_t deadray_at_depth[RS_STATS_DEPTHS + 1][RS_DEADRAY_COUNT];
 } RsTraceStats;
 
 typedef struct RsWavefront {
@@ -38,6 +43,11 @@ typedef struct RsWavefront {
     const volatile sig_atomic_t* stop;
     uint64_t paths_traced; /* paths accumulated into the film by the last rs_wavefront_trace */
     uint64_t nonfinite_read; /* the backend's dropped-path counter when last read */
+    /* --deadray auto: the chooser, kept across frames of the same backend and integrator (the
+     * viewer's and the benchmark's frames go on from what was measured) */
+    RsDeadRayAuto deadray_auto;
+    int deadray_auto_ready;
+    uint64_t schedule_step; /* the next entry of config.deadray_schedule (tests) */
 } RsWavefront;
 
 /* Paths [first_path, first_path + paths) of a span of the image, numbered as in
@@ -78,6 +88,8 @@ int rs_wavefront_trace(RsWavefront* wf, const RsPathRange* range, RsError* err);
 void rs_trace_stats_add(RsTraceStats* a, const RsTraceStats* b);
 /* a - b, field by field: what happened between two snapshots of the same counters. */
 RsTraceStats rs_trace_stats_since(const RsTraceStats* now, const RsTraceStats* before);
+/* The strategy that ran most bounces of depth d (1-based), or RS_DEADRAY_COUNT if none ran. */
+RsDeadRay rs_trace_stats_deadray_at(const RsTraceStats* s, uint32_t depth);
 /* Every ray traced: camera, bounce and shadow. */
 uint64_t rs_trace_stats_rays(const RsTraceStats* s);
 

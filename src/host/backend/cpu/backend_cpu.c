@@ -102,13 +102,13 @@ static void free_wave(RsCpuBackend* b)
 static uint64_t cpu_bytes_per_path(const RsBackend* base)
 {
     RsDeadRay d = base->config.deadray;
-    return rs_wave_bytes_per_path(&base->config) + (d == RS_DEADRAY_STENCIL || d == RS_DEADRAY_PERSISTENT ? 0 : 1);
+    int stencil = d == RS_DEADRAY_STENCIL || d == RS_DEADRAY_PERSISTENT || d == RS_DEADRAY_AUTO;
+    return rs_wave_bytes_per_path(&base->config) + (stencil ? 0 : 1);
 }
 
 static int alloc_wave(RsCpuBackend* b, uint32_t n, RsError* err)
 {
-    RsDeadRay d = b->base.config.deadray;
-    int compaction = rs_deadray_is_compaction(d);
+    int compaction = rs_deadray_may_compact(b->base.config.deadray);
     int inst = b->base.config.instances;
     int ok = alloc_rays(&b->rays[0], n, inst) == 0 &&
              alloc_shadows(&b->shadows, n, inst, b->base.config.particles) == 0;
@@ -177,7 +177,7 @@ static void run_batch(RsCpuBackend* b, LiveStage stage, uint32_t batch, uint32_t
 {
     uint32_t begin = batch * RS_CPU_BATCH;
     uint32_t end = begin + RS_CPU_BATCH < items ? begin + RS_CPU_BATCH : items;
-    switch (b->base.config.deadray) {
+    switch (b->deadray) {
     case RS_DEADRAY_FLAGS:
         for (uint32_t row = begin; row < end; ++row) {
             if (!b->alive[row])
@@ -224,7 +224,7 @@ static void live_task(void* ctx, uint32_t worker, uint32_t workers)
     LiveTask* t = ctx;
     ShadowBatch sb;
     sb.count = 0;
-    if (t->b->base.config.deadray == RS_DEADRAY_PERSISTENT) {
+    if (t->b->deadray == RS_DEADRAY_PERSISTENT) {
         for (;;) {
             uint32_t batch = atomic_fetch_add_explicit(&t->b->next_batch, 1, memory_order_relaxed);
             if (batch >= t->batches)
@@ -338,6 +338,7 @@ static int cpu_set_frame(RsBackend* base, const RsFrameDesc* f, uint32_t wave_ca
     b->nonfinite_paths = 0;
     b->kp.nonfinite_paths = &b->nonfinite_paths;
     b->kp.wave_paths = 0;
+    b->in_wave = 0; /* a wave an error cut short leaves nothing to convert */
     return 0;
 }
 
@@ -355,6 +356,7 @@ static int cpu_generate(RsBackend* base, const RsWaveRange* wave, RsError* err)
     b->kp.particles.phase = wave->phase;
     b->kp.particles.chunk_first_path = wave->chunk_first_path;
     rs_cpu_deadray_reset(b, paths);
+    b->in_wave = 1;
     run_dense(b, generate_one, paths, RS_CPU_MIN_PIXELS_PER_WORKER);
     if (b->kp.noise_threshold > 0.0f)
         rs_cpu_deadray_from_flags(b, paths);
@@ -389,7 +391,7 @@ static int compare_items(const void* a, const void* b)
 static int cpu_sort(RsBackend* base, RsError* err)
 {
     RsCpuBackend* b = rs_cpu_of(base);
-    if (!rs_deadray_is_compaction(base->config.deadray) || b->live == 0)
+    if (!rs_deadray_is_compaction(b->deadray) || b->live == 0)
         return 0;
     SortItem* items = malloc((size_t)b->live * sizeof *items);
     if (!items)
@@ -416,7 +418,7 @@ static int cpu_sort(RsBackend* base, RsError* err)
 static int cpu_sort_materials(RsBackend* base, RsError* err)
 {
     RsCpuBackend* b = rs_cpu_of(base);
-    if (!rs_deadray_is_compaction(base->config.deadray) || b->live == 0)
+    if (!rs_deadray_is_compaction(b->deadray) || b->live == 0) /* b->deadray: this bounce's, under auto */
         return 0;
     const RsSceneView* s = &b->kp.scene;
     uint32_t keys = s->material_count + 1;
@@ -484,6 +486,21 @@ static int cpu_accumulate(RsBackend* base, RsError* err)
     (void)err;
     RsCpuBackend* b = rs_cpu_of(base);
     run_dense(b, accumulate_one, rs_accumulate_count(&b->kp), RS_CPU_MIN_PIXELS_PER_WORKER);
+    b->in_wave = 0;
+    return 0;
+}
+
+/* --deadray auto: the bounce loop's pick for what follows (backend.h). */
+static int cpu_set_deadray(RsBackend* base, RsDeadRay d, RsError* err)
+{
+    RsCpuBackend* b = rs_cpu_of(base);
+    if (base->config.deadray != RS_DEADRAY_AUTO || d == RS_DEADRAY_FLAGS || d == RS_DEADRAY_AUTO ||
+        !rs_deadray_supported(d, RS_BACKEND_CPU))
+        return rs_error_set(err, "internal error: cannot switch to dead-ray strategy '%s' under '%s'",
+                            rs_deadray_name(d), rs_deadray_name(base->config.deadray));
+    if (b->in_wave)
+        rs_cpu_deadray_convert(b, d);
+    b->deadray = d;
     return 0;
 }
 
@@ -506,6 +523,8 @@ static const RsBackendOps cpu_ops = {
     .set_scene = cpu_set_scene,
     .set_frame = cpu_set_frame,
     .generate = cpu_generate,
+    .set_deadray = cpu_set_deadray,
+    .bounce_seconds = NULL, /* synchronous: the bounce loop's wall clock */
     .sort = cpu_sort,
     .sort_materials = cpu_sort_materials,
     .extend = cpu_extend,
@@ -554,6 +573,8 @@ RsBackend* rs_backend_cpu_create(const RsBackendConfig* config, RsError* err)
     b->base.ops = &cpu_ops;
     b->base.config = *config;
     b->base.config.kind = RS_BACKEND_CPU;
+    /* auto starts from the stencil; the bounce loop picks before every generate and bounce */
+    b->deadray = config->deadray == RS_DEADRAY_AUTO ? RS_DEADRAY_STENCIL : config->deadray;
     snprintf(b->base.name, sizeof b->base.name, "cpu");
     snprintf(b->base.device, sizeof b->base.device, "CPU, %u thread%s", rs_pool_size(b->pool),
              rs_pool_size(b->pool) == 1 ? "" : "s");

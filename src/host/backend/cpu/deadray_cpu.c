@@ -34,7 +34,7 @@ void rs_cpu_deadray_reset(RsCpuBackend* b, uint32_t paths)
 {
     b->live = paths;
     b->dense = 1;
-    switch (b->base.config.deadray) {
+    switch (b->deadray) {
     case RS_DEADRAY_FLAGS:
         for (uint32_t i = 0; i < paths; ++i)
             b->alive[i] = 1;
@@ -54,7 +54,7 @@ void rs_cpu_deadray_reset(RsCpuBackend* b, uint32_t paths)
 
 void rs_cpu_deadray_from_flags(RsCpuBackend* b, uint32_t paths)
 {
-    RsDeadRay d = b->base.config.deadray;
+    RsDeadRay d = b->deadray;
     if (d != RS_DEADRAY_STENCIL && d != RS_DEADRAY_PERSISTENT)
         return;
     for (uint32_t word = 0; word * RS_CPU_BATCH < paths; ++word) {
@@ -65,9 +65,31 @@ void rs_cpu_deadray_from_flags(RsCpuBackend* b, uint32_t paths)
     }
 }
 
+void rs_cpu_deadray_convert(RsCpuBackend* b, RsDeadRay to)
+{
+    int from_list = rs_deadray_is_compaction(b->deadray), to_list = rs_deadray_is_compaction(to);
+    if (from_list == to_list)
+        return; /* stencil <-> persistent, or one compaction <-> another: the same state */
+    uint32_t words = (b->kp.wave_paths + RS_CPU_BATCH - 1) / RS_CPU_BATCH;
+    if (to_list) { /* the rows whose bit is set, in row order; drop_dead counted them */
+        uint32_t n = 0;
+        for (uint32_t word = 0; word < words; ++word)
+            for (uint32_t bits = b->stencil[word]; bits; bits &= bits - 1)
+                b->index[0][n++] = word * RS_CPU_BATCH + (uint32_t)__builtin_ctz(bits);
+        b->live = n;
+        b->dense = 0;
+        return;
+    }
+    memset(b->stencil, 0, (size_t)words * sizeof(uint32_t));
+    for (uint32_t i = 0; i < b->live; ++i) {
+        uint32_t row = rs_cpu_active_row(b, i);
+        b->stencil[row / RS_CPU_BATCH] |= 1u << (row % RS_CPU_BATCH);
+    }
+}
+
 uint32_t rs_cpu_active_items(const RsCpuBackend* b)
 {
-    return rs_deadray_is_compaction(b->base.config.deadray) ? b->live : b->kp.wave_paths;
+    return rs_deadray_is_compaction(b->deadray) ? b->live : b->kp.wave_paths;
 }
 
 /* ---- live counts for the strategies that move nothing ---- */
@@ -246,7 +268,7 @@ uint32_t rs_cpu_deadray_drop(RsCpuBackend* b)
     CompactTask t;
     memset(&t, 0, sizeof t);
     t.b = b;
-    switch (b->base.config.deadray) {
+    switch (b->deadray) {
     case RS_DEADRAY_FLAGS:
         t.n = b->kp.wave_paths;
         return b->live = sum_workers(
@@ -262,7 +284,7 @@ uint32_t rs_cpu_deadray_drop(RsCpuBackend* b)
     t.n = b->live;
     t.out = b->index[1];
     uint32_t live;
-    switch (b->base.config.deadray) {
+    switch (b->deadray) {
     case RS_DEADRAY_COMPACT_BLOCK:
         live = compact_block(b, &t);
         break;

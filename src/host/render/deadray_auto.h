@@ -1,0 +1,70 @@
+/* deadray_auto.h - `--deadray auto`'s chooser: which dead-ray strategy the next bounce uses,
+ * from what earlier bounces of the same kind cost (docs/architecture.md, section 5.1).
+ *
+ * Host C11, pure: no clock, no backend. The bounce loop (wavefront.c) asks for a choice before
+ * each bounce, runs the bounce with it, and records the seconds it measured; given the same
+ * measurements the choices are the same. Choices never change the image: every strategy
+ * visits the same rays (only their order differs), which the strategy tests check bit for bit.
+ *
+ * A bounce's kind is its bucket: its depth (1 .. RS_AUTO_DEPTHS, deeper ones share the last)
+ * and the live fraction entering it (live / wave paths) in log2 steps, 1 .. 1/2, 1/2 .. 1/4,
+ * ..., below 1/128. The fraction is what decides the cost (a stencil visits every word of the
+ * wave, a compaction only the live rows) and it follows the scene and the camera by itself; the
+ * depth keeps apart bounces the fraction alone would mix: camera rays (coherent, traced by
+ * another extend kernel) and the first bounces after them, which in a scene where few rays
+ * die all enter with more than half alive, and it gives each bucket at most one visit per wave,
+ * so that exploring round the candidates cannot alias candidates onto depths (stencil always
+ * measured on camera rays, say). Per (bucket, candidate) a running
+ * cost: seconds of the bounce (conversion, sort, extend, shade, connect, drop_dead) per ray
+ * entering it, with the rays counted as at least 1/256 of the wave so that the open last
+ * bucket's few-ray bounces, which cost their fixed launch overheads, are not divided by ~1.
+ */
+#ifndef RS_HOST_DEADRAY_AUTO_H
+#define RS_HOST_DEADRAY_AUTO_H
+
+#include "host/backend/backend.h"
+
+#define RS_AUTO_FRACTIONS 8
+#define RS_AUTO_DEPTHS 12
+#define RS_AUTO_BUCKETS (RS_AUTO_FRACTIONS * RS_AUTO_DEPTHS)
+/* stencil, persistent, compact-scan, compact-warp, and compact-cub where the backend has it */
+#define RS_AUTO_MAX_CANDIDATES 5
+/* measured bounces per (bucket, candidate) before the chooser exploits */
+#define RS_AUTO_SAMPLES 2
+/* every this many visits of a bucket after exploring, one bounce re-measures another
+ * candidate: the runner-up and the least recently measured in turn */
+#define RS_AUTO_REVISIT 32
+
+typedef struct RsAutoArm {
+    double cost;         /* seconds per ray entering: mean of the first samples, then a moving average */
+    uint32_t samples;
+    uint32_t last_visit; /* the bucket's visit number when last measured */
+} RsAutoArm;
+
+typedef struct RsAutoBucket {
+    RsAutoArm arm[RS_AUTO_MAX_CANDIDATES];
+    uint32_t visits;
+} RsAutoBucket;
+
+typedef struct RsDeadRayAuto {
+    RsDeadRay candidate[RS_AUTO_MAX_CANDIDATES];
+    uint32_t count;
+    uint32_t warmed; /* bit per candidate: its first measurement ever (warm-up) was discarded */
+    RsAutoBucket bucket[RS_AUTO_BUCKETS];
+} RsDeadRayAuto;
+
+/* The candidates of a backend kind (RS_BACKEND_CPU or RS_BACKEND_CUDA); no measurements. */
+void rs_deadray_auto_init(RsDeadRayAuto* a, RsBackendKind kind);
+/* The live-fraction step of `live` of `paths` rays: 0 (more than half) .. RS_AUTO_FRACTIONS - 1. */
+uint32_t rs_deadray_auto_fraction(uint32_t live, uint32_t paths);
+/* The bucket of a bounce of depth `depth` (1-based) that `live` of `paths` rays enter. */
+uint32_t rs_deadray_auto_bucket(uint32_t depth, uint32_t live, uint32_t paths);
+/* The strategy for the next bounce of the bucket (counts a visit). */
+RsDeadRay rs_deadray_auto_choose(RsDeadRayAuto* a, uint32_t bucket);
+/* A bounce of the bucket ran with strategy d in `seconds`, `live` of `paths` rays entering. */
+void rs_deadray_auto_record(RsDeadRayAuto* a, uint32_t bucket, RsDeadRay d, double seconds, uint32_t live,
+                            uint32_t paths);
+/* The cheapest candidate measured in the bucket, or RS_DEADRAY_AUTO when none is yet. */
+RsDeadRay rs_deadray_auto_best(const RsDeadRayAuto* a, uint32_t bucket);
+
+#endif /* RS_HOST_DEADRAY_AUTO_H */

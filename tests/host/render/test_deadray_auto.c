@@ -1,0 +1,172 @@
+/* test_deadray_auto.c - `--deadray auto`'s chooser (host/render/deadray_auto.c) fed made-up
+ * timings (host suite, no rendering): buckets of depth and live fraction; every candidate explored in
+ * every bucket, the first measurement of each thrown away; then the cheapest of each bucket
+ * used, with one re-measurement every RS_AUTO_REVISIT visits; a change of costs followed; the
+ * same measurements give the same choices; flags, compact-block and auto never chosen, CUB only
+ * where the backend has it. Host C11.
+ */
+#include <string.h>
+
+#include "host/render/deadray_auto.h"
+#include "tests/test.h"
+
+#define PATHS 100000u
+
+/* seconds per live ray of each strategy in each bucket: a made-up device */
+static double cost_of(RsDeadRay d, uint32_t bucket, int changed)
+{
+    bucket = bucket < RS_AUTO_FRACTIONS ? bucket : 3 + bucket % RS_AUTO_FRACTIONS; /* deeper: sparse-like */
+    double base = 1e-8;
+    switch (d) {
+    case RS_DEADRAY_STENCIL: return base * (bucket < 3 ? 1.0 : 2.0 + bucket);
+    case RS_DEADRAY_PERSISTENT: return base * (changed ? 0.5 : 1.3);
+    case RS_DEADRAY_COMPACT_SCAN: return base * 1.6;
+    case RS_DEADRAY_COMPACT_WARP: return base * (bucket < 3 ? 1.4 : 1.1);
+    case RS_DEADRAY_COMPACT_CUB: return base * (bucket < 3 ? 1.5 : 1.05);
+    default: return 1.0; /* never chosen */
+    }
+}
+
+static uint32_t live_of(uint32_t bucket, uint32_t visit)
+{
+    /* inside the bucket: (paths >> bucket) down to a bit over half of it */
+    uint32_t top = PATHS >> (bucket % RS_AUTO_FRACTIONS);
+    return top - (top / 2 - 1) * (visit % 3) / 2;
+}
+
+/* n visits of one bucket; choices[] gets what was chosen */
+static void run(RsDeadRayAuto* a, uint32_t bucket, uint32_t n, int changed, RsDeadRay* choices)
+{
+    for (uint32_t v = 0; v < n; ++v) {
+        RsDeadRay d = rs_deadray_auto_choose(a, bucket);
+        uint32_t live = live_of(bucket, v);
+        CHECK(rs_deadray_auto_bucket(bucket / RS_AUTO_FRACTIONS + 1, live, PATHS) == bucket,
+              "live %u is not in bucket %u", live, bucket);
+        rs_deadray_auto_record(a, bucket, d, cost_of(d, bucket, changed) * live, live, PATHS);
+        if (choices)
+            choices[v] = d;
+    }
+}
+
+static void test_buckets(void)
+{
+    CHECK(rs_deadray_auto_fraction(PATHS, PATHS) == 0, "all alive: step 0");
+    CHECK(rs_deadray_auto_fraction(PATHS / 2 + 1, PATHS) == 0, "just over half: step 0");
+    CHECK(rs_deadray_auto_fraction(PATHS / 2, PATHS) == 1, "half: step 1");
+    CHECK(rs_deadray_auto_fraction(PATHS / 128 + 1, PATHS) == 6, "just over 1/128: step 6");
+    CHECK(rs_deadray_auto_fraction(1, PATHS) == RS_AUTO_FRACTIONS - 1, "one ray: the last step");
+    CHECK(rs_deadray_auto_fraction(0, 7) == RS_AUTO_FRACTIONS - 1 && rs_deadray_auto_fraction(7, 7) == 0,
+          "tiny waves");
+    for (uint32_t live = 1; live < PATHS; live += 997)
+        CHECK(rs_deadray_auto_fraction(live, PATHS) >= rs_deadray_auto_fraction(live + 997, PATHS),
+              "steps must not rise with the live count (%u)", live);
+    /* depth keeps camera rays apart from the bounces after them, whatever the fraction */
+    CHECK(rs_deadray_auto_bucket(1, PATHS, PATHS) != rs_deadray_auto_bucket(2, PATHS, PATHS), "depths 1 and 2 share");
+    CHECK(rs_deadray_auto_bucket(2, PATHS / 4, PATHS) == RS_AUTO_FRACTIONS + 2, "depth 2, a quarter alive");
+    CHECK(rs_deadray_auto_bucket(RS_AUTO_DEPTHS + 40, 1, PATHS) == RS_AUTO_BUCKETS - 1, "deep, few: the last bucket");
+    CHECK(rs_deadray_auto_bucket(RS_AUTO_DEPTHS, 1, PATHS) == rs_deadray_auto_bucket(RS_AUTO_DEPTHS + 1, 1, PATHS),
+          "depths past RS_AUTO_DEPTHS share");
+}
+
+static void test_candidates(void)
+{
+    RsDeadRayAuto cpu, cuda;
+    rs_deadray_auto_init(&cpu, RS_BACKEND_CPU);
+    rs_deadray_auto_init(&cuda, RS_BACKEND_CUDA);
+    CHECK(cpu.count == 4 && cuda.count == 5, "candidates: %u on the CPU, %u on CUDA", cpu.count, cuda.count);
+    for (uint32_t i = 0; i < cuda.count; ++i) {
+        RsDeadRay d = cuda.candidate[i];
+        CHECK(d != RS_DEADRAY_FLAGS && d != RS_DEADRAY_COMPACT_BLOCK && d != RS_DEADRAY_AUTO, "candidate %s",
+              rs_deadray_name(d));
+    }
+    for (uint32_t i = 0; i < cpu.count; ++i)
+        CHECK(rs_deadray_supported(cpu.candidate[i], RS_BACKEND_CPU), "CPU candidate %s",
+              rs_deadray_name(cpu.candidate[i]));
+    CHECK(rs_deadray_auto_best(&cuda, 0) == RS_DEADRAY_AUTO, "nothing measured: no best");
+}
+
+static void test_explore_exploit(void)
+{
+    RsDeadRayAuto a, b;
+    rs_deadray_auto_init(&a, RS_BACKEND_CUDA);
+    enum { VISITS = 400 };
+    RsDeadRay choices[VISITS], again[VISITS];
+    /* bucket 0 first: warm-up (one discarded sample per candidate) and exploration */
+    uint32_t explore = a.count * (RS_AUTO_SAMPLES + 1);
+    run(&a, 0, VISITS, 0, choices);
+    int tried[RS_DEADRAY_COUNT] = {0};
+    for (uint32_t v = 0; v < explore; ++v)
+        tried[choices[v]]++;
+    for (uint32_t i = 0; i < a.count; ++i)
+        CHECK(tried[a.candidate[i]] == RS_AUTO_SAMPLES + 1, "bucket 0: %s explored %d times, expected %d",
+              rs_deadray_name(a.candidate[i]), tried[a.candidate[i]], RS_AUTO_SAMPLES + 1);
+    CHECK(choices[0] != choices[1], "exploration goes round the candidates");
+    uint32_t best = 0, revisits = 0;
+    for (uint32_t v = explore; v < VISITS; ++v) {
+        if ((v + 1) % RS_AUTO_REVISIT == 0) {
+            revisits += choices[v] != RS_DEADRAY_STENCIL;
+        } else {
+            best += choices[v] == RS_DEADRAY_STENCIL;
+        }
+    }
+    uint32_t exploit = VISITS - explore - (VISITS / RS_AUTO_REVISIT - explore / RS_AUTO_REVISIT);
+    CHECK(best == exploit, "bucket 0: the cheapest (stencil) ran %u of %u exploiting visits", best, exploit);
+    CHECK(revisits >= (VISITS - explore) / RS_AUTO_REVISIT - 1, "bucket 0: only %u re-measurements", revisits);
+    CHECK(rs_deadray_auto_best(&a, 0) == RS_DEADRAY_STENCIL, "bucket 0 best: %s",
+          rs_deadray_name(rs_deadray_auto_best(&a, 0)));
+
+    /* depth 5, under 1/32 alive: no warm-up any more, the cheapest there is CUB */
+    const uint32_t bucket5 = 4 * RS_AUTO_FRACTIONS + 5;
+    RsDeadRay deep[VISITS];
+    run(&a, bucket5, VISITS, 0, deep);
+    uint32_t explore5 = a.count * RS_AUTO_SAMPLES;
+    memset(tried, 0, sizeof tried);
+    for (uint32_t v = 0; v < explore5; ++v)
+        tried[deep[v]]++;
+    for (uint32_t i = 0; i < a.count; ++i)
+        CHECK(tried[a.candidate[i]] == RS_AUTO_SAMPLES, "deep bucket: %s explored %d times",
+              rs_deadray_name(a.candidate[i]), tried[a.candidate[i]]);
+    uint32_t cub = 0;
+    for (uint32_t v = explore5; v < VISITS; ++v)
+        cub += deep[v] == RS_DEADRAY_COMPACT_CUB;
+    CHECK(cub >= (VISITS - explore5) * 15 / 16, "deep bucket: CUB (cheapest) ran %u of %u visits", cub,
+          VISITS - explore5);
+    CHECK(rs_deadray_auto_best(&a, 0) == RS_DEADRAY_STENCIL, "the deep bucket's visits changed bucket 0");
+
+    /* the device changes: persistent becomes the cheapest in bucket 0, and is followed */
+    RsDeadRay later[VISITS * 2];
+    run(&a, 0, VISITS * 2, 1, later);
+    uint32_t tail = 0;
+    for (uint32_t v = VISITS; v < VISITS * 2; ++v)
+        tail += later[v] == RS_DEADRAY_PERSISTENT;
+    CHECK(tail >= VISITS * 15 / 16, "after the change, persistent ran %u of the last %u visits", tail, VISITS);
+
+    /* determinism: a second chooser fed the same gives the same choices */
+    rs_deadray_auto_init(&b, RS_BACKEND_CUDA);
+    run(&b, 0, VISITS, 0, again);
+    CHECK(memcmp(choices, again, sizeof choices) == 0, "the same measurements gave different choices");
+    for (uint32_t v = 0; v < VISITS; ++v)
+        CHECK(again[v] != RS_DEADRAY_FLAGS && again[v] != RS_DEADRAY_COMPACT_BLOCK && again[v] != RS_DEADRAY_AUTO,
+              "chose %s", rs_deadray_name(again[v]));
+}
+
+static void test_cpu_has_no_cub(void)
+{
+    RsDeadRayAuto a;
+    rs_deadray_auto_init(&a, RS_BACKEND_CPU);
+    RsDeadRay choices[200];
+    run(&a, 4, 200, 0, choices);
+    for (int v = 0; v < 200; ++v)
+        CHECK(choices[v] != RS_DEADRAY_COMPACT_CUB, "the CPU chooser picked CUB");
+    CHECK(rs_deadray_auto_best(&a, 4) == RS_DEADRAY_COMPACT_WARP, "CPU bucket 4 best: %s",
+          rs_deadray_name(rs_deadray_auto_best(&a, 4)));
+}
+
+int main(void)
+{
+    test_buckets();
+    test_candidates();
+    test_explore_exploit();
+    test_cpu_has_no_cub();
+    return rs_test_finish("test_deadray_auto");
+}
