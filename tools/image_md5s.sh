@@ -19,7 +19,7 @@ bin=$1 backend=$2 out=${3:-/dev/stdout}
 root=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-strategies="flags stencil persistent compact-scan compact-block compact-warp"
+strategies="auto flags stencil persistent compact-scan compact-block compact-warp"
 [ "$backend" = cuda ] && strategies="$strategies compact-cub"
 scenes="scenes/cornell.json scenes/diffuse.json scenes/mirrors.json scenes/materials.json scenes/reflect-23k.json
 scenes/gltf.json tests/data/reference/rough_materials.json tests/data/reference/env_map.json"
