@@ -21,7 +21,7 @@ int rs_cuda_backend_set_deadray(RsBackend* base, RsDeadRay d, RsError* err)
         return rs_error_set(err, "internal error: cannot switch to dead-ray strategy '%s' under '%s'",
                             rs_deadray_name(d), rs_deadray_name(base->config.deadray));
     RsCudaContext* c = &b->ctx;
-    if (b->in_wave) /* a bounce starts (before generate nothing is timed: one event less) */
+    if (b->in_wave && base->time_bounce) /* a timed bounce starts (before generate nothing is timed) */
         RS_CUDA(c, cudaEventRecord(b->bounce_start, b->stream));
     int mode = rs_cuda_live_mode(d);
     if (b->in_wave && (mode == RS_LIVE_INDEX) != (b->mode == RS_LIVE_INDEX)) {
@@ -180,7 +180,7 @@ int rs_cuda_backend_drop_dead(RsBackend* base, RsError* err)
         return -1;
     RS_CUDA(c, cudaMemcpyAsync(b->host_counters, b->counters, 2 * sizeof(uint32_t), cudaMemcpyDeviceToHost,
                                b->stream));
-    if (b->bounce_end) /* auto: the bounce ends with its counts on the host */
+    if (b->bounce_end && base->time_bounce) /* auto: a timed bounce ends with its counts on the host */
         RS_CUDA(c, cudaEventRecord(b->bounce_end, b->stream));
     RS_CUDA(c, cudaEventRecord(b->counts_ready, b->stream));
     base->readback_bytes += 2 * sizeof(uint32_t);

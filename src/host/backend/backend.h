@@ -221,6 +221,7 @@ struct RsBackend {
     uint64_t memory_budget;  /* bytes available to wave buffers */
     uint32_t preferred_wave; /* paths per wave that keep this device busy */
     uint64_t readback_bytes; /* device-to-host bytes copied so far (counts and film) */
+    int time_bounce;         /* deadray auto: the wavefront wants this bounce's time (bounce_seconds) */
 };
 
 /* ---- deadray.c: strategy properties, from deadray_table.h ---- */

@@ -6,11 +6,11 @@
  *     fractions inside the bucket falls on every candidate alike; a candidate's very first
  *     measurement, in whatever bucket, is thrown away (first launches, first allocations and
  *     cold caches are not the strategy's cost);
- *   - then the cheapest is used;
+ *   - then the cheapest is used, and one of its bounces in RS_AUTO_SAMPLE_EVERY is timed;
  *   - every RS_AUTO_REVISIT-th visit runs another candidate once, the runner-up and the least
  *     recently measured in turn, so that a changed camera or scene (the viewer) is followed.
  *     The runner-up is usually close, so looking again costs little; the least recently
- *     measured may be twice as slow, once every 2 x RS_AUTO_REVISIT visits: about 1.5%.
+ *     measured may be twice as slow, once every 2 x RS_AUTO_REVISIT visits: under 1%.
  * After the first samples a cost follows new measurements with weight 1/4, which lets one noisy
  * bounce move it a little and a real change move it within a few visits.
  */
@@ -74,6 +74,7 @@ static void ranked(const RsAutoBucket* b, uint32_t count, int* best, int* second
 
 RsDeadRay rs_deadray_auto_choose(RsDeadRayAuto* a, uint32_t bucket)
 {
+    a->measure = 1;
     if (a->count == 0)
         return RS_DEADRAY_STENCIL;
     RsAutoBucket* b = &a->bucket[bucket < RS_AUTO_BUCKETS ? bucket : RS_AUTO_BUCKETS - 1];
@@ -90,8 +91,10 @@ RsDeadRay rs_deadray_auto_choose(RsDeadRayAuto* a, uint32_t bucket)
         return a->candidate[explore];
     int best, second;
     ranked(b, a->count, &best, &second);
-    if (second < 0 || visit % RS_AUTO_REVISIT != 0)
+    if (second < 0 || visit % RS_AUTO_REVISIT != 0) {
+        a->measure = visit % RS_AUTO_SAMPLE_EVERY == 0;
         return a->candidate[best];
+    }
     if ((visit / RS_AUTO_REVISIT) % 2 == 1)
         return a->candidate[second];
     int oldest = second;

@@ -33,7 +33,11 @@
 #define RS_AUTO_SAMPLES 2
 /* every this many visits of a bucket after exploring, one bounce re-measures another
  * candidate: the runner-up and the least recently measured in turn */
-#define RS_AUTO_REVISIT 32
+#define RS_AUTO_REVISIT 64
+/* while exploiting, every this many visits of a bucket is timed to follow its cost; the others
+ * are not timed at all: on the GPU a timed bounce costs two events and a read of them, which in
+ * sub-millisecond frames (small scenes, the viewer) was several percent of the frame */
+#define RS_AUTO_SAMPLE_EVERY 8
 
 typedef struct RsAutoArm {
     double cost;         /* seconds per ray entering: mean of the first samples, then a moving average */
@@ -50,6 +54,7 @@ typedef struct RsDeadRayAuto {
     RsDeadRay candidate[RS_AUTO_MAX_CANDIDATES];
     uint32_t count;
     uint32_t warmed; /* bit per candidate: its first measurement ever (warm-up) was discarded */
+    int measure;     /* set by rs_deadray_auto_choose: time the bounce it chose for, and record it */
     RsAutoBucket bucket[RS_AUTO_BUCKETS];
 } RsDeadRayAuto;
 
@@ -59,7 +64,7 @@ void rs_deadray_auto_init(RsDeadRayAuto* a, RsBackendKind kind);
 uint32_t rs_deadray_auto_fraction(uint32_t live, uint32_t paths);
 /* The bucket of a bounce of depth `depth` (1-based) that `live` of `paths` rays enter. */
 uint32_t rs_deadray_auto_bucket(uint32_t depth, uint32_t live, uint32_t paths);
-/* The strategy for the next bounce of the bucket (counts a visit). */
+/* The strategy for the next bounce of the bucket (counts a visit); sets a->measure. */
 RsDeadRay rs_deadray_auto_choose(RsDeadRayAuto* a, uint32_t bucket);
 /* A bounce of the bucket ran with strategy d in `seconds`, `live` of `paths` rays entering. */
 void rs_deadray_auto_record(RsDeadRayAuto* a, uint32_t bucket, RsDeadRay d, double seconds, uint32_t live,

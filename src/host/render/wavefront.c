@@ -132,6 +132,7 @@ static int trace_wave(RsWavefront* wf, const RsWaveRange* wave, RsError* err)
     RsDeadRay first = RS_DEADRAY_AUTO, strategy = b->config.deadray;
     if (autoray) { /* generate builds the live set that the first bounce will likely use */
         first = auto_pick(wf, rs_deadray_auto_bucket(1, paths, paths));
+        b->time_bounce = 0;
         RS_TIMED(RS_STAGE_DROP_DEAD, ops->set_deadray(b, first, err));
     }
     RS_TIMED(RS_STAGE_GENERATE, ops->generate(b, wave, err));
@@ -155,6 +156,7 @@ static int trace_wave(RsWavefront* wf, const RsWaveRange* wave, RsError* err)
             /* the first choice stands if adaptive sampling left the bounce in its bucket */
             int same = depth == 1 && bucket == rs_deadray_auto_bucket(1, paths, paths);
             strategy = same && !b->config.schedule_length ? first : auto_pick(wf, bucket);
+            b->time_bounce = !b->config.schedule_length && wf->deadray_auto.measure;
             RS_TIMED(RS_STAGE_DROP_DEAD, ops->set_deadray(b, strategy, err));
         }
         if (depth > 1 && b->config.sort_rays && rs_deadray_is_compaction(strategy))
@@ -165,7 +167,7 @@ static int trace_wave(RsWavefront* wf, const RsWaveRange* wave, RsError* err)
         RS_TIMED(RS_STAGE_SHADE, ops->shade(b, err));
         RS_TIMED(RS_STAGE_CONNECT, ops->connect(b, err));
         RS_TIMED(RS_STAGE_DROP_DEAD, ops->drop_dead(b, err) || ops->read_counts(b, &counts, err));
-        if (autoray && !b->config.schedule_length) {
+        if (autoray && b->time_bounce) {
             double seconds = rs_clock_seconds() - t0;
             if (ops->bounce_seconds && ops->bounce_seconds(b, &seconds, err))
                 return -1;

@@ -34,7 +34,11 @@ static uint32_t live_of(uint32_t bucket, uint32_t visit)
     return top - (top / 2 - 1) * (visit % 3) / 2;
 }
 
-/* n visits of one bucket; choices[] gets what was chosen */
+/* visits the chooser asked to time (a->measure), of all visits run() made */
+static uint32_t measured_visits, all_visits;
+
+/* n visits of one bucket, timed when the chooser asks (as wavefront.c does); choices[] gets
+ * what was chosen */
 static void run(RsDeadRayAuto* a, uint32_t bucket, uint32_t n, int changed, RsDeadRay* choices)
 {
     for (uint32_t v = 0; v < n; ++v) {
@@ -42,7 +46,11 @@ static void run(RsDeadRayAuto* a, uint32_t bucket, uint32_t n, int changed, RsDe
         uint32_t live = live_of(bucket, v);
         CHECK(rs_deadray_auto_bucket(bucket / RS_AUTO_FRACTIONS + 1, live, PATHS) == bucket,
               "live %u is not in bucket %u", live, bucket);
-        rs_deadray_auto_record(a, bucket, d, cost_of(d, bucket, changed) * live, live, PATHS);
+        all_visits++;
+        if (a->measure) {
+            measured_visits++;
+            rs_deadray_auto_record(a, bucket, d, cost_of(d, bucket, changed) * live, live, PATHS);
+        }
         if (choices)
             choices[v] = d;
     }
@@ -114,6 +122,11 @@ static void test_explore_exploit(void)
     CHECK(revisits >= (VISITS - explore) / RS_AUTO_REVISIT - 1, "bucket 0: only %u re-measurements", revisits);
     CHECK(rs_deadray_auto_best(&a, 0) == RS_DEADRAY_STENCIL, "bucket 0 best: %s",
           rs_deadray_name(rs_deadray_auto_best(&a, 0)));
+    /* exploring and re-measuring bounces are timed, and one exploiting bounce in
+     * RS_AUTO_SAMPLE_EVERY: the rest cost no timing */
+    uint32_t expect = explore + (VISITS - explore) / RS_AUTO_SAMPLE_EVERY + (VISITS - explore) / RS_AUTO_REVISIT;
+    CHECK(measured_visits <= expect + 2 && measured_visits + 2 >= expect - (VISITS - explore) / RS_AUTO_REVISIT,
+          "bucket 0: %u of %u visits timed, expected about %u", measured_visits, all_visits, expect);
 
     /* depth 5, under 1/32 alive: no warm-up any more, the cheapest there is CUB */
     const uint32_t bucket5 = 4 * RS_AUTO_FRACTIONS + 5;
