@@ -1,9 +1,9 @@
 /* deadray_auto.c - `--deadray auto`'s chooser (see deadray_auto.h). Host C11.
  *
  * Explore, then exploit, then now and then look again:
- *   - a bucket's first visits go round the candidates (fewest samples first, then the least
- *     recently run, then the table's order) until each has RS_AUTO_SAMPLES measurements, so that the spread of live
- *     fractions inside the bucket falls on every candidate alike; a candidate's very first
+ *   - a bucket's first visits take the wave's candidate (rs_deadray_auto_next_wave: the waves go
+ *     round the candidates) while that one needs measurements, else the one with fewest (then
+ *     the least recently run), until each has RS_AUTO_SAMPLES measurements; a candidate's very first
  *     measurement, in whatever bucket, is thrown away (first launches, first allocations and
  *     cold caches are not the strategy's cost);
  *   - then the cheapest is used, and one of its bounces in RS_AUTO_SAMPLE_EVERY is timed;
@@ -11,29 +11,34 @@
  *     recently measured in turn, so that a changed camera or scene (the viewer) is followed.
  *     The runner-up is usually close, so looking again costs little; the least recently
  *     measured may be twice as slow, once every 2 x RS_AUTO_REVISIT visits: under 1%.
- * After the first samples a cost follows new measurements with weight 1/4, which lets one noisy
- * bounce move it a little and a real change move it within a few visits.
+ * After the first samples a cost follows new measurements with weight 1/2: a real change (the
+ * viewer's camera moved) is followed within a re-measurement or two.
  */
 #include "host/render/deadray_auto.h"
 
 #include <string.h>
 
 /* Left out: flags (the stencil visits the same rows, skips a dead warp whole and keeps a bit
- * per ray instead of a word) and compact-block (the same order-preserving list as compact-scan).
- * In the 96 rows of tools/bench/results/bench.txt (H200) neither beats the best of the
- * candidates by more than 0.05%. */
-static const RsDeadRay auto_candidates[] = {RS_DEADRAY_STENCIL, RS_DEADRAY_PERSISTENT, RS_DEADRAY_COMPACT_SCAN,
-                                            RS_DEADRAY_COMPACT_WARP, RS_DEADRAY_COMPACT_CUB};
+ * per ray instead of a word) and compact-block (the same order-preserving list as compact-scan):
+ * in the 96 rows of tools/bench/results/bench.txt (H200) neither beats the best of the others
+ * by more than 0.05%. Persistent threads, and compact-scan on the GPU, were candidates at first;
+ * in the H100 bench suite (48 scene, integrator and depth rows) persistent was best once, by
+ * 0.7%, and compact-scan never by more than 1%, while each candidate costs exploring waves. */
+static const RsDeadRay auto_candidates_cuda[] = {RS_DEADRAY_STENCIL, RS_DEADRAY_COMPACT_WARP, RS_DEADRAY_COMPACT_CUB};
+static const RsDeadRay auto_candidates_cpu[] = {RS_DEADRAY_STENCIL, RS_DEADRAY_COMPACT_SCAN, RS_DEADRAY_COMPACT_WARP};
 
-#define RS_AUTO_FOLLOW 0.25
+#define RS_AUTO_FOLLOW 0.5
 
 void rs_deadray_auto_init(RsDeadRayAuto* a, RsBackendKind kind)
 {
     memset(a, 0, sizeof *a);
-    for (size_t i = 0; i < sizeof auto_candidates / sizeof auto_candidates[0]; ++i)
-        if (rs_deadray_supported(auto_candidates[i], kind) && a->count < RS_AUTO_MAX_CANDIDATES)
-            a->candidate[a->count++] = auto_candidates[i];
+    const RsDeadRay* list = kind == RS_BACKEND_CUDA ? auto_candidates_cuda : auto_candidates_cpu;
+    for (size_t i = 0; i < RS_AUTO_MAX_CANDIDATES; ++i)
+        if (rs_deadray_supported(list[i], kind))
+            a->candidate[a->count++] = list[i];
 }
+
+void rs_deadray_auto_next_wave(RsDeadRayAuto* a) { a->waves++; }
 
 uint32_t rs_deadray_auto_fraction(uint32_t live, uint32_t paths)
 {
@@ -80,6 +85,9 @@ RsDeadRay rs_deadray_auto_choose(RsDeadRayAuto* a, uint32_t bucket)
     RsAutoBucket* b = &a->bucket[bucket < RS_AUTO_BUCKETS ? bucket : RS_AUTO_BUCKETS - 1];
     uint32_t visit = ++b->visits;
     int explore = -1;
+    int lockstep = (int)(a->waves % a->count);
+    if (b->arm[lockstep].samples < RS_AUTO_SAMPLES)
+        return a->candidate[lockstep];
     for (int i = 0; i < (int)a->count; ++i) {
         const RsAutoArm* arm = &b->arm[i];
         if (arm->samples < RS_AUTO_SAMPLES &&

@@ -27,10 +27,12 @@
 #define RS_AUTO_FRACTIONS 8
 #define RS_AUTO_DEPTHS 12
 #define RS_AUTO_BUCKETS (RS_AUTO_FRACTIONS * RS_AUTO_DEPTHS)
-/* stencil, persistent, compact-scan, compact-warp, and compact-cub where the backend has it */
-#define RS_AUTO_MAX_CANDIDATES 5
-/* measured bounces per (bucket, candidate) before the chooser exploits */
-#define RS_AUTO_SAMPLES 2
+/* stencil, compact-warp, and compact-cub (CUDA) or compact-scan (CPU) */
+#define RS_AUTO_MAX_CANDIDATES 3
+/* measured bounces per (bucket, candidate) before the chooser exploits: GPU event times of a
+ * bounce vary by about 1% from wave to wave, so one is enough, and every exploring wave is a
+ * wave spent on a strategy that is likely not the best */
+#define RS_AUTO_SAMPLES 1
 /* every this many visits of a bucket after exploring, one bounce re-measures another
  * candidate: the runner-up and the least recently measured in turn */
 #define RS_AUTO_REVISIT 64
@@ -55,6 +57,7 @@ typedef struct RsDeadRayAuto {
     uint32_t count;
     uint32_t warmed; /* bit per candidate: its first measurement ever (warm-up) was discarded */
     int measure;     /* set by rs_deadray_auto_choose: time the bounce it chose for, and record it */
+    uint32_t waves;  /* rs_deadray_auto_next_wave calls: exploration runs one candidate a wave */
     RsAutoBucket bucket[RS_AUTO_BUCKETS];
 } RsDeadRayAuto;
 
@@ -64,6 +67,11 @@ void rs_deadray_auto_init(RsDeadRayAuto* a, RsBackendKind kind);
 uint32_t rs_deadray_auto_fraction(uint32_t live, uint32_t paths);
 /* The bucket of a bounce of depth `depth` (1-based) that `live` of `paths` rays enter. */
 uint32_t rs_deadray_auto_bucket(uint32_t depth, uint32_t live, uint32_t paths);
+/* A wave begins. Buckets that still explore all take the wave's candidate (the waves go round
+ * the candidates), so that an exploring wave runs one strategy throughout: no family changes
+ * and their conversions inside it, and each measured bounce follows bounces of its own kind,
+ * as it will when the strategy is chosen for good. */
+void rs_deadray_auto_next_wave(RsDeadRayAuto* a);
 /* The strategy for the next bounce of the bucket (counts a visit); sets a->measure. */
 RsDeadRay rs_deadray_auto_choose(RsDeadRayAuto* a, uint32_t bucket);
 /* A bounce of the bucket ran with strategy d in `seconds`, `live` of `paths` rays entering. */

@@ -131,6 +131,7 @@ static int trace_wave(RsWavefront* wf, const RsWaveRange* wave, RsError* err)
         return rs_error_set(err, "internal error: the %s backend cannot switch dead-ray strategies", b->name);
     RsDeadRay first = RS_DEADRAY_AUTO, strategy = b->config.deadray;
     if (autoray) { /* generate builds the live set that the first bounce will likely use */
+        rs_deadray_auto_next_wave(&wf->deadray_auto);
         first = auto_pick(wf, rs_deadray_auto_bucket(1, paths, paths));
         b->time_bounce = 0;
         RS_TIMED(RS_STAGE_DROP_DEAD, ops->set_deadray(b, first, err));

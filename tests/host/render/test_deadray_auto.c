@@ -1,6 +1,6 @@
 /* test_deadray_auto.c - `--deadray auto`'s chooser (host/render/deadray_auto.c) fed made-up
  * timings (host suite, no rendering): buckets of depth and live fraction; every candidate explored in
- * every bucket, the first measurement of each thrown away; then the cheapest of each bucket
+ * every bucket, the first measurement of each thrown away, exploring waves one candidate throughout; then the cheapest of each bucket
  * used, with one re-measurement every RS_AUTO_REVISIT visits; a change of costs followed; the
  * same measurements give the same choices; flags, compact-block and auto never chosen, CUB only
  * where the backend has it. Host C11.
@@ -19,9 +19,8 @@ static double cost_of(RsDeadRay d, uint32_t bucket, int changed)
     double base = 1e-8;
     switch (d) {
     case RS_DEADRAY_STENCIL: return base * (bucket < 3 ? 1.0 : 2.0 + bucket);
-    case RS_DEADRAY_PERSISTENT: return base * (changed ? 0.5 : 1.3);
     case RS_DEADRAY_COMPACT_SCAN: return base * 1.6;
-    case RS_DEADRAY_COMPACT_WARP: return base * (bucket < 3 ? 1.4 : 1.1);
+    case RS_DEADRAY_COMPACT_WARP: return base * (changed ? 0.5 : bucket < 3 ? 1.4 : 1.1);
     case RS_DEADRAY_COMPACT_CUB: return base * (bucket < 3 ? 1.5 : 1.05);
     default: return 1.0; /* never chosen */
     }
@@ -42,6 +41,7 @@ static uint32_t measured_visits, all_visits;
 static void run(RsDeadRayAuto* a, uint32_t bucket, uint32_t n, int changed, RsDeadRay* choices)
 {
     for (uint32_t v = 0; v < n; ++v) {
+        rs_deadray_auto_next_wave(a); /* a visit per wave, as wavefront.c makes it */
         RsDeadRay d = rs_deadray_auto_choose(a, bucket);
         uint32_t live = live_of(bucket, v);
         CHECK(rs_deadray_auto_bucket(bucket / RS_AUTO_FRACTIONS + 1, live, PATHS) == bucket,
@@ -81,7 +81,7 @@ static void test_candidates(void)
     RsDeadRayAuto cpu, cuda;
     rs_deadray_auto_init(&cpu, RS_BACKEND_CPU);
     rs_deadray_auto_init(&cuda, RS_BACKEND_CUDA);
-    CHECK(cpu.count == 4 && cuda.count == 5, "candidates: %u on the CPU, %u on CUDA", cpu.count, cuda.count);
+    CHECK(cpu.count == 3 && cuda.count == 3, "candidates: %u on the CPU, %u on CUDA", cpu.count, cuda.count);
     for (uint32_t i = 0; i < cuda.count; ++i) {
         RsDeadRay d = cuda.candidate[i];
         CHECK(d != RS_DEADRAY_FLAGS && d != RS_DEADRAY_COMPACT_BLOCK && d != RS_DEADRAY_AUTO, "candidate %s",
@@ -146,13 +146,13 @@ static void test_explore_exploit(void)
           VISITS - explore5);
     CHECK(rs_deadray_auto_best(&a, 0) == RS_DEADRAY_STENCIL, "the deep bucket's visits changed bucket 0");
 
-    /* the device changes: persistent becomes the cheapest in bucket 0, and is followed */
+    /* the device changes: compact-warp becomes the cheapest in bucket 0, and is followed */
     RsDeadRay later[VISITS * 2];
     run(&a, 0, VISITS * 2, 1, later);
     uint32_t tail = 0;
     for (uint32_t v = VISITS; v < VISITS * 2; ++v)
-        tail += later[v] == RS_DEADRAY_PERSISTENT;
-    CHECK(tail >= VISITS * 15 / 16, "after the change, persistent ran %u of the last %u visits", tail, VISITS);
+        tail += later[v] == RS_DEADRAY_COMPACT_WARP;
+    CHECK(tail >= VISITS * 15 / 16, "after the change, compact-warp ran %u of the last %u visits", tail, VISITS);
 
     /* determinism: a second chooser fed the same gives the same choices */
     rs_deadray_auto_init(&b, RS_BACKEND_CUDA);
@@ -161,6 +161,26 @@ static void test_explore_exploit(void)
     for (uint32_t v = 0; v < VISITS; ++v)
         CHECK(again[v] != RS_DEADRAY_FLAGS && again[v] != RS_DEADRAY_COMPACT_BLOCK && again[v] != RS_DEADRAY_AUTO,
               "chose %s", rs_deadray_name(again[v]));
+}
+
+/* While buckets explore, a wave runs one candidate at every depth (no family changes inside an
+ * exploring wave), and the waves go round the candidates. */
+static void test_lockstep(void)
+{
+    RsDeadRayAuto a;
+    rs_deadray_auto_init(&a, RS_BACKEND_CUDA);
+    int seen[RS_DEADRAY_COUNT] = {0};
+    for (uint32_t w = 0; w < a.count; ++w) {
+        rs_deadray_auto_next_wave(&a);
+        RsDeadRay first = rs_deadray_auto_choose(&a, 0);
+        seen[first]++;
+        for (uint32_t bucket = 1; bucket < 40; bucket += 7)
+            CHECK(rs_deadray_auto_choose(&a, bucket) == first, "wave %u: bucket %u left the wave's candidate %s", w,
+                  bucket, rs_deadray_name(first));
+    }
+    for (uint32_t i = 0; i < a.count; ++i)
+        CHECK(seen[a.candidate[i]] == 1, "the first waves did not go round the candidates (%s: %d)",
+              rs_deadray_name(a.candidate[i]), seen[a.candidate[i]]);
 }
 
 static void test_cpu_has_no_cub(void)
@@ -180,6 +200,7 @@ int main(void)
     test_buckets();
     test_candidates();
     test_explore_exploit();
+    test_lockstep();
     test_cpu_has_no_cub();
     return rs_test_finish("test_deadray_auto");
 }
