@@ -104,6 +104,114 @@ static float spatial_plane(RsBinaryBox box, int axis, int i, int bins)
     return lo + (hi - lo) * ((float)i / (float)bins);
 }
 
+static void set_axis_f(RsVec3* v, int axis, float x)
+{
+    if (axis == 0)
+        v->x = x;
+    else if (axis == 1)
+        v->y = x;
+    else
+        v->z = x;
+}
+
+/* A triangle's vertices sorted along one axis (w: their coordinates on it), for the sweep below. */
+typedef struct SweepTri {
+    RsVec3 v[3];
+    float w[3];
+} SweepTri;
+
+static SweepTri sweep_tri(const RsPrim* p, int axis)
+{
+    SweepTri t;
+    t.v[0] = rs_xyz(p->a);
+    t.v[1] = rs_add(t.v[0], rs_xyz(p->b));
+    t.v[2] = rs_add(t.v[0], rs_xyz(p->c));
+    for (int i = 0; i < 3; ++i)
+        t.w[i] = rs_binary_axis(t.v[i], axis);
+#define SWAP_IF(i, j)                      \
+    if (t.w[j] < t.w[i]) {                 \
+        float w_ = t.w[i];                 \
+        RsVec3 v_ = t.v[i];                \
+        t.w[i] = t.w[j], t.v[i] = t.v[j];  \
+        t.w[j] = w_, t.v[j] = v_;          \
+    }
+    SWAP_IF(0, 1)
+    SWAP_IF(1, 2)
+    SWAP_IF(0, 1)
+#undef SWAP_IF
+    return t;
+}
+
+static RsVec3 lerp_at(RsVec3 a, float wa, RsVec3 b, float wb, float x)
+{
+    float t = wb > wa ? (x - wa) / (wb - wa) : 0.0f;
+    return rs_add(a, rs_scale(rs_sub(b, a), t));
+}
+
+/* The triangle's cross-section with the plane at x (clamped to its extent): the segment between
+ * its long edge v0-v2 and whichever short edge the plane crosses, as a box. */
+static RsBinaryBox sweep_section(const SweepTri* t, float x)
+{
+    if (x <= t->w[0]) {
+        RsBinaryBox b = {t->v[0], t->v[0]};
+        return b;
+    }
+    if (x >= t->w[2]) {
+        RsBinaryBox b = {t->v[2], t->v[2]};
+        return b;
+    }
+    RsVec3 p = lerp_at(t->v[0], t->w[0], t->v[2], t->w[2], x);
+    RsVec3 q = x < t->w[1] ? lerp_at(t->v[0], t->w[0], t->v[1], t->w[1], x)
+                           : lerp_at(t->v[1], t->w[1], t->v[2], t->w[2], x);
+    RsBinaryBox b = {rs_vmin(p, q), rs_vmax(p, q)};
+    return b;
+}
+
+/* Bins a reference that crosses bins b0 < b1 along `axis`. Triangles are swept through the
+ * planes in float: each plane's cross-section is computed once and bounds the pieces on both of
+ * its sides, so a reference crossing k planes costs k sections (two edge points each) instead
+ * of k exact clips. These pieces only estimate the split's cost; the references of the split
+ * chosen are clipped exactly (rs_binary_clip_prim, rounded outwards) when they are partitioned,
+ * so the estimate's rounding never makes a box too small. Other primitives are chopped as boxes. */
+static void bin_straddler(const RsPrim* p, RsBinaryBox rb, int axis, int b0, int b1, RsBinaryBox box, int bins,
+                          RsBinaryBox* bin_box)
+{
+    if (rs_prim_type(p) != RS_PRIM_TRIANGLE) {
+        for (int b = b0; b <= b1; ++b) {
+            RsBinaryBox piece = rb;
+            if (b > b0)
+                set_axis_f(&piece.lo, axis, spatial_plane(box, axis, b, bins));
+            if (b < b1)
+                set_axis_f(&piece.hi, axis, spatial_plane(box, axis, b + 1, bins));
+            rs_binary_box_grow(&bin_box[b], piece);
+        }
+        return;
+    }
+    SweepTri t = sweep_tri(p, axis);
+    float lo = rs_binary_axis(rb.lo, axis), hi = rs_binary_axis(rb.hi, axis);
+    RsBinaryBox prev = sweep_section(&t, lo);
+    float x0 = lo;
+    for (int b = b0; b <= b1; ++b) {
+        float x1 = b < b1 ? spatial_plane(box, axis, b + 1, bins) : hi;
+        RsBinaryBox next = sweep_section(&t, x1), piece = prev;
+        rs_binary_box_grow(&piece, next);
+        for (int k = 0; k < 3; ++k)
+            if (t.w[k] > x0 && t.w[k] < x1) {
+                piece.lo = rs_vmin(piece.lo, t.v[k]);
+                piece.hi = rs_vmax(piece.hi, t.v[k]);
+            }
+        piece = rs_binary_box_intersect(piece, rb);
+        if (b > b0)
+            set_axis_f(&piece.lo, axis, x0);
+        if (b < b1)
+            set_axis_f(&piece.hi, axis, x1);
+        if (box_valid(piece))
+            rs_binary_box_grow(&bin_box[b], piece);
+        prev = next;
+        x0 = x1;
+    }
+}
+
 RsBinarySplit rs_binary_spatial_split(const RsBinaryBuild* c, const RsBinaryRef* r, uint32_t count, RsBinaryBox box,
                                       int bins)
 {
@@ -122,13 +230,10 @@ RsBinarySplit rs_binary_spatial_split(const RsBinaryBuild* c, const RsBinaryRef*
             int b1 = bin_of(rs_binary_axis(r[i].box.hi, axis), lo, scale, bins);
             entry[b0]++;
             exit_[b1]++;
-            const RsPrim* p = &c->prims[r[i].prim];
-            for (int b = b0; b <= b1; ++b) {
-                RsBinaryBox piece = b0 == b1 ? r[i].box
-                                             : rs_binary_clip_prim(p, r[i].box, axis, spatial_plane(box, axis, b, bins),
-                                                                   spatial_plane(box, axis, b + 1, bins));
-                rs_binary_box_grow(&bin_box[b], piece);
-            }
+            if (b0 == b1)
+                rs_binary_box_grow(&bin_box[b0], r[i].box);
+            else
+                bin_straddler(&c->prims[r[i].prim], r[i].box, axis, b0, b1, box, bins, bin_box);
         }
         float right_cost[RS_BINARY_MAX_BINS];
         RsBinaryBox right_box[RS_BINARY_MAX_BINS];
