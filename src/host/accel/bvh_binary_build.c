@@ -37,6 +37,53 @@ static void bounds_task(void* ctx, uint32_t w, uint32_t workers)
     }
 }
 
+/* Numbers the nodes depth-first from the root, each node's two children side by side, and
+ * copies the leaves' references in that order. Workers reserve nodes and leaf ranges in
+ * whatever order they finish, so without this the arrays would differ from run to run (and with
+ * the thread count) although the tree is the same. */
+static void renumber(RsBinaryBuild* c)
+{
+    uint32_t n = atomic_load(&c->node_count), refs = atomic_load(&c->refs_out_count);
+    RsBinaryNode* nodes = malloc((size_t)n * sizeof *nodes);
+    uint32_t* out = malloc((size_t)(refs ? refs : 1) * sizeof *out);
+    uint32_t(*stack)[2] = malloc((size_t)n * sizeof *stack); /* old index, new index */
+    if (!nodes || !out || !stack) {
+        free(nodes);
+        free(out);
+        free(stack);
+        rs_binary_fail(c, "out of memory numbering BVH nodes");
+        return;
+    }
+    uint32_t next = 1, placed = 0, sp = 0;
+    stack[sp][0] = 0;
+    stack[sp++][1] = 0;
+    while (sp) {
+        --sp;
+        const RsBinaryNode* old = &c->nodes[stack[sp][0]];
+        RsBinaryNode* to = &nodes[stack[sp][1]];
+        *to = *old;
+        if (old->count) {
+            memcpy(out + placed, c->refs_out + old->first, old->count * sizeof *out);
+            to->first = placed;
+            placed += old->count;
+            continue;
+        }
+        to->left = next;
+        to->right = next + 1;
+        next += 2;
+        /* the left child is taken first */
+        stack[sp][0] = old->right;
+        stack[sp++][1] = to->right;
+        stack[sp][0] = old->left;
+        stack[sp++][1] = to->left;
+    }
+    free(stack);
+    free(c->nodes);
+    free(c->refs_out);
+    c->nodes = nodes;
+    c->refs_out = out;
+}
+
 static uint32_t tree_depth(const RsBinaryNode* nodes, uint32_t node)
 {
     uint32_t stack_nodes[2 * (RS_BINARY_MAX_DEPTH + 2)], stack_depth[2 * (RS_BINARY_MAX_DEPTH + 2)];
@@ -100,19 +147,20 @@ int rs_binary_bvh_build(const RsPrim* prims, uint32_t count, const RsBinaryOptio
     c.root_area = rs_binary_box_area(all);
 
     RsBinaryTask first = {root, 0, count, 0, 0, c.ref_budget};
+    pthread_mutex_init(&c.lock, NULL);
+    pthread_cond_init(&c.cond, NULL);
+    rs_binary_top_build(&c, first);
     if (opt->pool) {
-        pthread_mutex_init(&c.lock, NULL);
-        pthread_cond_init(&c.cond, NULL);
-        c.tasks = malloc(64 * sizeof *c.tasks);
-        c.task_capacity = c.tasks ? 64 : 0;
-        c.tasks[c.task_count++] = first;
         rs_pool_run(opt->pool, rs_binary_task_worker, &c);
-        pthread_cond_destroy(&c.cond);
-        pthread_mutex_destroy(&c.lock);
-        free(c.tasks);
     } else {
-        rs_binary_task_build(&c, first);
+        while (c.task_count)
+            rs_binary_task_build(&c, c.tasks[--c.task_count]);
     }
+    pthread_cond_destroy(&c.cond);
+    pthread_mutex_destroy(&c.lock);
+    free(c.tasks);
+    if (!atomic_load(&c.failed))
+        renumber(&c);
     if (atomic_load(&c.failed)) {
         free(c.nodes);
         free(c.refs_out);

@@ -30,50 +30,65 @@ static int bin_of(float x, float lo, float scale, int bins)
     return (int)f;
 }
 
-/* Best object split over all three axes; the references are binned in one pass. */
-RsBinarySplit rs_binary_object_split(const RsBinaryRef* r, uint32_t count, RsBinaryBox cbox, int bins)
+void rs_binary_object_bins_init(RsBinaryObjectBins* o, RsBinaryBox cbox, int bins)
 {
-    RsBinarySplit best = {-1, 0, 0, 0.0f, FLT_MAX, rs_binary_box_empty(), rs_binary_box_empty()};
-    RsBinaryBox bin_box[3][RS_BINARY_MAX_BINS];
-    uint32_t bin_count[3][RS_BINARY_MAX_BINS];
-    float lo[3] = {0.0f, 0.0f, 0.0f}, scale[3] = {0.0f, 0.0f, 0.0f};
-    int live[3] = {0, 0, 0};
+    o->bins = bins;
     for (int axis = 0; axis < 3; ++axis) {
-        lo[axis] = rs_binary_axis(cbox.lo, axis);
+        o->lo[axis] = rs_binary_axis(cbox.lo, axis);
         float hi = rs_binary_axis(cbox.hi, axis);
-        live[axis] = hi > lo[axis];
-        scale[axis] = live[axis] ? (float)bins / (hi - lo[axis]) : 0.0f;
+        o->live[axis] = hi > o->lo[axis];
+        o->scale[axis] = o->live[axis] ? (float)bins / (hi - o->lo[axis]) : 0.0f;
         for (int i = 0; i < bins; ++i) {
-            bin_box[axis][i] = rs_binary_box_empty();
-            bin_count[axis][i] = 0;
+            o->box[axis][i] = rs_binary_box_empty();
+            o->count[axis][i] = 0;
         }
     }
+}
+
+void rs_binary_object_bins_add(RsBinaryObjectBins* o, const RsBinaryRef* r, uint32_t count)
+{
+    const int bins = o->bins;
     for (uint32_t i = 0; i < count; ++i) {
         RsVec3 c = rs_binary_centroid(r[i].box);
         for (int axis = 0; axis < 3; ++axis) {
-            int b = bin_of(rs_binary_axis(c, axis), lo[axis], scale[axis], bins);
-            bin_count[axis][b]++;
-            rs_binary_box_grow(&bin_box[axis][b], r[i].box);
+            int b = bin_of(rs_binary_axis(c, axis), o->lo[axis], o->scale[axis], bins);
+            o->count[axis][b]++;
+            rs_binary_box_grow(&o->box[axis][b], r[i].box);
         }
     }
+}
+
+void rs_binary_object_bins_merge(RsBinaryObjectBins* o, const RsBinaryObjectBins* from)
+{
+    for (int axis = 0; axis < 3; ++axis)
+        for (int i = 0; i < o->bins; ++i) {
+            o->count[axis][i] += from->count[axis][i];
+            rs_binary_box_grow(&o->box[axis][i], from->box[axis][i]);
+        }
+}
+
+RsBinarySplit rs_binary_object_best(const RsBinaryObjectBins* o, uint32_t count)
+{
+    RsBinarySplit best = {-1, 0, 0, 0.0f, FLT_MAX, rs_binary_box_empty(), rs_binary_box_empty()};
+    const int bins = o->bins;
     for (int axis = 0; axis < 3; ++axis) {
-        if (!live[axis])
+        if (!o->live[axis])
             continue;
         float right_cost[RS_BINARY_MAX_BINS];
         RsBinaryBox right_box[RS_BINARY_MAX_BINS];
         RsBinaryBox acc = rs_binary_box_empty();
         uint32_t n = 0;
         for (int i = bins - 1; i > 0; --i) {
-            rs_binary_box_grow(&acc, bin_box[axis][i]);
-            n += bin_count[axis][i];
+            rs_binary_box_grow(&acc, o->box[axis][i]);
+            n += o->count[axis][i];
             right_cost[i - 1] = n ? rs_binary_box_area(acc) * (float)n : 0.0f;
             right_box[i - 1] = acc;
         }
         acc = rs_binary_box_empty();
         n = 0;
         for (int i = 0; i < bins - 1; ++i) {
-            rs_binary_box_grow(&acc, bin_box[axis][i]);
-            n += bin_count[axis][i];
+            rs_binary_box_grow(&acc, o->box[axis][i]);
+            n += o->count[axis][i];
             if (n == 0 || n == count)
                 continue;
             float cost = rs_binary_box_area(acc) * (float)n + right_cost[i];
@@ -87,6 +102,14 @@ RsBinarySplit rs_binary_object_split(const RsBinaryRef* r, uint32_t count, RsBin
         }
     }
     return best;
+}
+
+RsBinarySplit rs_binary_object_split(const RsBinaryRef* r, uint32_t count, RsBinaryBox cbox, int bins)
+{
+    RsBinaryObjectBins o;
+    rs_binary_object_bins_init(&o, cbox, bins);
+    rs_binary_object_bins_add(&o, r, count);
+    return rs_binary_object_best(&o, count);
 }
 
 /* Bins for a node of `count` references: the full count for big nodes, where a better split
@@ -212,53 +235,83 @@ static void bin_straddler(const RsPrim* p, RsBinaryBox rb, int axis, int b0, int
     }
 }
 
-RsBinarySplit rs_binary_spatial_split(const RsBinaryBuild* c, const RsBinaryRef* r, uint32_t count, RsBinaryBox box,
-                                      int bins)
+void rs_binary_spatial_bins_init(RsBinarySpatialBins* o, RsBinaryBox box, int bins)
 {
-    RsBinarySplit best = {-1, 1, 0, 0.0f, FLT_MAX, rs_binary_box_empty(), rs_binary_box_empty()};
+    o->bins = bins;
+    o->box = box;
     for (int axis = 0; axis < 3; ++axis) {
-        float lo = rs_binary_axis(box.lo, axis), hi = rs_binary_axis(box.hi, axis);
-        if (!(hi > lo))
+        o->lo[axis] = rs_binary_axis(box.lo, axis);
+        float hi = rs_binary_axis(box.hi, axis);
+        o->live[axis] = hi > o->lo[axis];
+        o->scale[axis] = o->live[axis] ? (float)bins / (hi - o->lo[axis]) : 0.0f;
+        for (int i = 0; i < bins; ++i) {
+            o->bin_box[axis][i] = rs_binary_box_empty();
+            o->entry[axis][i] = o->exit[axis][i] = 0;
+        }
+    }
+}
+
+void rs_binary_spatial_bins_add(RsBinarySpatialBins* o, const RsPrim* prims, const RsBinaryRef* r, uint32_t count)
+{
+    const int bins = o->bins;
+    for (int axis = 0; axis < 3; ++axis) {
+        if (!o->live[axis])
             continue;
-        float scale = (float)bins / (hi - lo);
-        RsBinaryBox bin_box[RS_BINARY_MAX_BINS];
-        uint32_t entry[RS_BINARY_MAX_BINS] = {0}, exit_[RS_BINARY_MAX_BINS] = {0};
-        for (int i = 0; i < bins; ++i)
-            bin_box[i] = rs_binary_box_empty();
+        float lo = o->lo[axis], scale = o->scale[axis];
+        RsBinaryBox* bin_box = o->bin_box[axis];
         for (uint32_t i = 0; i < count; ++i) {
             int b0 = bin_of(rs_binary_axis(r[i].box.lo, axis), lo, scale, bins);
             int b1 = bin_of(rs_binary_axis(r[i].box.hi, axis), lo, scale, bins);
-            entry[b0]++;
-            exit_[b1]++;
+            o->entry[axis][b0]++;
+            o->exit[axis][b1]++;
             if (b0 == b1)
                 rs_binary_box_grow(&bin_box[b0], r[i].box);
             else
-                bin_straddler(&c->prims[r[i].prim], r[i].box, axis, b0, b1, box, bins, bin_box);
+                bin_straddler(&prims[r[i].prim], r[i].box, axis, b0, b1, o->box, bins, bin_box);
         }
+    }
+}
+
+void rs_binary_spatial_bins_merge(RsBinarySpatialBins* o, const RsBinarySpatialBins* from)
+{
+    for (int axis = 0; axis < 3; ++axis)
+        for (int i = 0; i < o->bins; ++i) {
+            o->entry[axis][i] += from->entry[axis][i];
+            o->exit[axis][i] += from->exit[axis][i];
+            rs_binary_box_grow(&o->bin_box[axis][i], from->bin_box[axis][i]);
+        }
+}
+
+RsBinarySplit rs_binary_spatial_best(const RsBinarySpatialBins* o)
+{
+    RsBinarySplit best = {-1, 1, 0, 0.0f, FLT_MAX, rs_binary_box_empty(), rs_binary_box_empty()};
+    const int bins = o->bins;
+    for (int axis = 0; axis < 3; ++axis) {
+        if (!o->live[axis])
+            continue;
         float right_cost[RS_BINARY_MAX_BINS];
         RsBinaryBox right_box[RS_BINARY_MAX_BINS];
+        uint32_t right_n[RS_BINARY_MAX_BINS];
         RsBinaryBox acc = rs_binary_box_empty();
         uint32_t n = 0;
         for (int i = bins - 1; i > 0; --i) {
-            rs_binary_box_grow(&acc, bin_box[i]);
-            n += exit_[i];
+            rs_binary_box_grow(&acc, o->bin_box[axis][i]);
+            n += o->exit[axis][i];
             right_cost[i - 1] = n ? rs_binary_box_area(acc) * (float)n : 0.0f;
             right_box[i - 1] = acc;
+            right_n[i - 1] = n;
         }
         acc = rs_binary_box_empty();
         n = 0;
         for (int i = 0; i < bins - 1; ++i) {
-            rs_binary_box_grow(&acc, bin_box[i]);
-            n += entry[i];
-            uint32_t right_n = 0;
-            for (int j = i + 1; j < bins; ++j)
-                right_n += exit_[j];
-            if (n == 0 || right_n == 0)
+            rs_binary_box_grow(&acc, o->bin_box[axis][i]);
+            n += o->entry[axis][i];
+            if (n == 0 || right_n[i] == 0)
                 continue;
             float cost = rs_binary_box_area(acc) * (float)n + right_cost[i];
             if (cost < best.cost) {
                 best.axis = axis;
-                best.plane = spatial_plane(box, axis, i + 1, bins);
+                best.plane = spatial_plane(o->box, axis, i + 1, bins);
                 best.cost = cost;
                 best.left = acc;
                 best.right = right_box[i];
@@ -266,6 +319,15 @@ RsBinarySplit rs_binary_spatial_split(const RsBinaryBuild* c, const RsBinaryRef*
         }
     }
     return best;
+}
+
+RsBinarySplit rs_binary_spatial_split(const RsBinaryBuild* c, const RsBinaryRef* r, uint32_t count, RsBinaryBox box,
+                                      int bins)
+{
+    RsBinarySpatialBins o;
+    rs_binary_spatial_bins_init(&o, box, bins);
+    rs_binary_spatial_bins_add(&o, c->prims, r, count);
+    return rs_binary_spatial_best(&o);
 }
 
 /* ---- partitioning ---- */
@@ -286,6 +348,34 @@ uint32_t rs_binary_partition_object(RsBinaryRef* r, uint32_t count, RsBinarySpli
         }
     }
     return i;
+}
+
+int rs_binary_spatial_cut(const RsPrim* prims, const RsBinaryRef* ref, RsBinarySplit s, RsBinaryRef* left,
+                          RsBinaryRef* right)
+{
+    float lo = rs_binary_axis(ref->box.lo, s.axis), hi = rs_binary_axis(ref->box.hi, s.axis);
+    if (hi <= s.plane) {
+        *left = *ref;
+        return 1;
+    }
+    if (lo >= s.plane) {
+        *right = *ref;
+        return 2;
+    }
+    const RsPrim* p = &prims[ref->prim];
+    int sides = 0;
+    RsBinaryRef piece = *ref;
+    piece.box = rs_binary_clip_prim(p, ref->box, s.axis, lo, s.plane);
+    if (box_valid(piece.box)) {
+        *left = piece;
+        sides |= 1;
+    }
+    piece.box = rs_binary_clip_prim(p, ref->box, s.axis, s.plane, hi);
+    if (box_valid(piece.box)) {
+        *right = piece;
+        sides |= 2;
+    }
+    return sides;
 }
 
 /* Copies the references into two new segments by the plane; returns -1 when out of memory,
@@ -314,21 +404,9 @@ int rs_binary_partition_spatial(RsBinaryBuild* c, const RsBinaryRef* r, uint32_t
     }
     uint32_t a = 0, b = 0;
     for (uint32_t i = 0; i < count; ++i) {
-        float lo = rs_binary_axis(r[i].box.lo, s.axis), hi = rs_binary_axis(r[i].box.hi, s.axis);
-        if (hi <= s.plane) {
-            (*left)->data[a++] = r[i];
-        } else if (lo >= s.plane) {
-            (*right)->data[b++] = r[i];
-        } else {
-            const RsPrim* p = &c->prims[r[i].prim];
-            RsBinaryRef piece = r[i];
-            piece.box = rs_binary_clip_prim(p, r[i].box, s.axis, lo, s.plane);
-            if (box_valid(piece.box))
-                (*left)->data[a++] = piece;
-            piece.box = rs_binary_clip_prim(p, r[i].box, s.axis, s.plane, hi);
-            if (box_valid(piece.box))
-                (*right)->data[b++] = piece;
-        }
+        int sides = rs_binary_spatial_cut(c->prims, &r[i], s, &(*left)->data[a], &(*right)->data[b]);
+        a += sides & 1;
+        b += sides >> 1;
     }
     *nl = a;
     *nr = b;
