@@ -8,7 +8,7 @@
  * partitions a contiguous share of the references, and the shares are merged. Smaller children
  * go on the task stack for the workers to take afterwards.
  *
- * The tree must not depend on the number of workers (docs/architecture.md, section 6): bin
+ * The tree must not depend on the number of workers (docs/architecture.md, section 6.2): bin
  * bounds and counts merge exactly whatever the shares, and both partitions here are stable
  * (each side keeps the node's order, share after share), so a node's children hold the same
  * references in the same order for any worker count. Which partition a node gets depends only
