@@ -4,8 +4,9 @@
  *
  * Duplication by spatial splits is limited to REF_BUDGET times the primitives, which sizes the
  * node and leaf-reference arrays in advance: workers reserve from them with atomic counters.
- * With a pool the root is the first task on the stack and every worker takes from it
- * (bvh_binary_task.c); without one the calling thread builds the whole tree.
+ * The top of the tree is split by every worker together (bvh_binary_top.c), which leaves the
+ * subtrees below on the task stack; with a pool every worker takes from it (bvh_binary_task.c),
+ * without one the calling thread builds them all. The finished tree is renumbered depth-first.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "host/accel/bvh_binary.h"

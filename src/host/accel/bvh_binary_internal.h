@@ -1,13 +1,15 @@
 /* bvh_binary_internal.h - what the files of the binary SAH builder share, and nothing else may
  * include. Host C11; not part of any public API (bvh_binary.h is).
  *
- * The builder is four files, from the bottom up:
+ * The builder is five files, from the bottom up:
  *   bvh_binary.c        box areas, primitive bounds and the exact clipping of a primitive to a
  *                       slab (what spatial splits cut references with), the tree's SAH cost;
  *   bvh_binary_split.c  the split search (binned object splits, spatial splits) and the
  *                       partitioning of a node's references by the split found;
  *   bvh_binary_task.c   one subtree's recursion, and the workers that share the task stack;
- *   bvh_binary_build.c  rs_binary_bvh_build: the references' boxes, the root task, the result.
+ *   bvh_binary_top.c    the top of the tree, each node split by every worker together;
+ *   bvh_binary_build.c  rs_binary_bvh_build: the references' boxes, the root task, the result
+ *                       renumbered depth-first (the same arrays whatever the thread count).
  * This header holds the types they pass each other and the small box and segment helpers that
  * every one of them calls in its inner loops (static inline, so that splitting the builder into
  * files cost no call per reference). It names no type of bvh_binary.h (only forward

@@ -6,9 +6,12 @@
  *     SAH cost A_L N_L + A_R N_R (Wald 2007); references are partitioned in place;
  *   - a spatial split (when enabled and the object split's children overlap enough, Stich et
  *     al. 2009; bvh_binary_task.c decides): the node box cut into `bins` slabs per axis, each
- *     reference clipped to every slab it crosses (triangles are clipped exactly, so a long thin
- *     triangle only adds its own slab-sized pieces), the boundary of least cost; straddling
- *     references go to both sides with clipped boxes, in two new segments.
+ *     reference binned as its pieces in the slabs it crosses (a triangle swept through the
+ *     planes in float, so a long thin triangle only adds its own slab-sized pieces), the
+ *     boundary of least cost; straddling references go to both sides with boxes clipped
+ *     exactly, in two new segments.
+ * Bins are filled by _add over any part of a node's references and _merge'd (bvh_binary_top.c
+ * fills one per worker); the split found does not depend on how the references were shared.
  */
 #include <float.h>
 #include <stdint.h>
