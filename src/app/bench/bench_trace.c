@@ -350,6 +350,7 @@ int rs_cmd_bench_trace(int argc, char** argv)
                 break;
             }
             rs_bench_meta_scene(&meta, o.scenes[si], &scene);
+            int spatial = scene.accel_options.spatial_splits && k != RS_ACCEL_GRID; /* the grid has none */
             /* the dynamic-fetch kernel walks flat bvh8 scenes only */
             int kernels = cuda && k == RS_ACCEL_BVH8 && scene.two_level.view.instance_count == 0 ? 2 : 1;
             for (int kernel = 0; kernel < kernels; ++kernel) {
@@ -368,7 +369,7 @@ int rs_cmd_bench_trace(int argc, char** argv)
                 rs_backend_destroy(backend);
                 const RsAccelStats* st = &scene.accel.stats;
                 char name[32];
-                snprintf(name, sizeof name, "%s%s%s", rs_accel_name(k), scene.accel_options.spatial_splits ? "+sbvh" : "",
+                snprintf(name, sizeof name, "%s%s%s", rs_accel_name(k), spatial ? "+sbvh" : "",
                          scene.two_level.view.instance_count ? "/2L" : "");
                 /* a two-level structure: its build and bytes in all (print_memory gives the parts) */
                 RsSceneAccelBytes mem = rs_scene_accel_bytes(&scene);
@@ -380,11 +381,11 @@ int rs_cmd_bench_trace(int argc, char** argv)
                        rate(&r.bounce_sorted) * scale, r.sort.ms);
                 print_memory(&scene, wave_bytes, width * height);
                 fflush(stdout);
-                add_json(meta.results, o.scenes[si], &scene, st, k, scene.accel_options.spatial_splits,
+                add_json(meta.results, o.scenes[si], &scene, st, k, spatial,
                          cfg.trace_kernel, width, height, &r, wave_bytes);
                 if (csv)
                     fprintf(csv, "%s,%s,%d,%s,%u,%u,%.4f,%llu,%.6g,%.6g,%.6g,%.6g,%.4f\n", o.scenes[si],
-                            rs_accel_name(k), scene.accel_options.spatial_splits, rs_trace_kernel_name(cfg.trace_kernel),
+                            rs_accel_name(k), spatial, rs_trace_kernel_name(cfg.trace_kernel),
                             width, height, st->build_seconds, (unsigned long long)st->bytes, rate(&r.camera),
                             rate(&r.shadow), rate(&r.bounce), rate(&r.bounce_sorted), r.sort.ms);
                 if (csv)
