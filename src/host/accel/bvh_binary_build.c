@@ -39,30 +39,34 @@ static void bounds_task(void* ctx, uint32_t w, uint32_t workers)
 }
 
 /* Numbers the nodes depth-first from the root, each node's two children side by side, and
- * copies the leaves' references in that order. Workers reserve nodes and leaf ranges in
- * whatever order they finish, so without this the arrays would differ from run to run (and with
- * the thread count) although the tree is the same. */
-static void renumber(RsBinaryBuild* c)
+ * copies the leaves' references in that order; returns the tree's depth. Workers reserve nodes
+ * and leaf ranges in whatever order they finish, so without this the arrays would differ from
+ * run to run (and with the thread count) although the tree is the same. */
+static uint32_t renumber(RsBinaryBuild* c)
 {
+    typedef struct Visit {
+        uint32_t old, now, depth;
+    } Visit;
     uint32_t n = atomic_load(&c->node_count), refs = atomic_load(&c->refs_out_count);
     RsBinaryNode* nodes = malloc((size_t)n * sizeof *nodes);
     uint32_t* out = malloc((size_t)(refs ? refs : 1) * sizeof *out);
-    uint32_t(*stack)[2] = malloc((size_t)n * sizeof *stack); /* old index, new index */
-    if (!nodes || !out || !stack) {
+    /* at most one pending sibling per level, and depth is bounded */
+    Visit stack[2 * (RS_BINARY_MAX_DEPTH + 2)];
+    if (!nodes || !out) {
         free(nodes);
         free(out);
-        free(stack);
         rs_binary_fail(c, "out of memory numbering BVH nodes");
-        return;
+        return 0;
     }
-    uint32_t next = 1, placed = 0, sp = 0;
-    stack[sp][0] = 0;
-    stack[sp++][1] = 0;
+    uint32_t next = 1, placed = 0, sp = 0, deepest = 0;
+    stack[sp++] = (Visit){0, 0, 0};
     while (sp) {
-        --sp;
-        const RsBinaryNode* old = &c->nodes[stack[sp][0]];
-        RsBinaryNode* to = &nodes[stack[sp][1]];
+        Visit v = stack[--sp];
+        const RsBinaryNode* old = &c->nodes[v.old];
+        RsBinaryNode* to = &nodes[v.now];
         *to = *old;
+        if (v.depth > deepest)
+            deepest = v.depth;
         if (old->count) {
             memcpy(out + placed, c->refs_out + old->first, old->count * sizeof *out);
             to->first = placed;
@@ -73,36 +77,13 @@ static void renumber(RsBinaryBuild* c)
         to->right = next + 1;
         next += 2;
         /* the left child is taken first */
-        stack[sp][0] = old->right;
-        stack[sp++][1] = to->right;
-        stack[sp][0] = old->left;
-        stack[sp++][1] = to->left;
+        stack[sp++] = (Visit){old->right, to->right, v.depth + 1};
+        stack[sp++] = (Visit){old->left, to->left, v.depth + 1};
     }
-    free(stack);
     free(c->nodes);
     free(c->refs_out);
     c->nodes = nodes;
     c->refs_out = out;
-}
-
-static uint32_t tree_depth(const RsBinaryNode* nodes, uint32_t node)
-{
-    uint32_t stack_nodes[2 * (RS_BINARY_MAX_DEPTH + 2)], stack_depth[2 * (RS_BINARY_MAX_DEPTH + 2)];
-    uint32_t sp = 0, deepest = 0;
-    stack_nodes[sp] = node;
-    stack_depth[sp++] = 0;
-    while (sp) {
-        --sp;
-        uint32_t n = stack_nodes[sp], d = stack_depth[sp];
-        if (d > deepest)
-            deepest = d;
-        if (nodes[n].count == 0) {
-            stack_nodes[sp] = nodes[n].left;
-            stack_depth[sp++] = d + 1;
-            stack_nodes[sp] = nodes[n].right;
-            stack_depth[sp++] = d + 1;
-        }
-    }
     return deepest;
 }
 
@@ -160,8 +141,7 @@ int rs_binary_bvh_build(const RsPrim* prims, uint32_t count, const RsBinaryOptio
     pthread_cond_destroy(&c.cond);
     pthread_mutex_destroy(&c.lock);
     free(c.tasks);
-    if (!atomic_load(&c.failed))
-        renumber(&c);
+    uint32_t depth = atomic_load(&c.failed) ? 0 : renumber(&c);
     if (atomic_load(&c.failed)) {
         free(c.nodes);
         free(c.refs_out);
@@ -171,7 +151,7 @@ int rs_binary_bvh_build(const RsPrim* prims, uint32_t count, const RsBinaryOptio
     out->node_count = atomic_load(&c.node_count);
     out->refs = c.refs_out;
     out->ref_count = atomic_load(&c.refs_out_count);
-    out->depth = tree_depth(c.nodes, 0);
+    out->depth = depth;
     out->spatial_splits_made = atomic_load(&c.spatial_made);
     return 0;
 }
