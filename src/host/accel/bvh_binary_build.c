@@ -105,7 +105,6 @@ int rs_binary_bvh_build(const RsPrim* prims, uint32_t count, const RsBinaryOptio
     c.node_capacity = 2 * c.ref_budget;
     atomic_init(&c.node_count, 1u);
     atomic_init(&c.refs_out_count, 0u);
-    atomic_init(&c.depth, 0u);
     atomic_init(&c.spatial_made, 0u);
     atomic_init(&c.failed, 0);
     c.nodes = malloc((size_t)c.node_capacity * sizeof *c.nodes);

@@ -70,7 +70,6 @@ typedef struct RsBinaryBuild {
     atomic_uint refs_out_count;
     uint32_t ref_budget;
     float root_area;
-    atomic_uint depth;
     atomic_uint spatial_made;
     atomic_int failed;
     RsError* err;

@@ -40,13 +40,6 @@ void rs_binary_fail(RsBinaryBuild* c, const char* message)
         rs_error_set(c->err, "%s", message);
 }
 
-static void atomic_max_u(atomic_uint* a, uint32_t v)
-{
-    uint32_t cur = atomic_load(a);
-    while (v > cur && !atomic_compare_exchange_weak(a, &cur, v)) {
-    }
-}
-
 static void box_grow_point(RsBinaryBox* b, RsVec3 p)
 {
     b->lo = rs_vmin(b->lo, p);
@@ -113,7 +106,6 @@ void rs_binary_task_build(RsBinaryBuild* c, RsBinaryTask t)
             rs_binary_box_grow(&box, r[i].box);
             box_grow_point(&cbox, rs_binary_centroid(r[i].box));
         }
-        atomic_max_u(&c->depth, t.depth);
         int bins = rs_binary_bins_for(t.count, opt->bins);
         int leaf = t.count <= opt->min_leaf || t.depth >= RS_BINARY_MAX_DEPTH;
         RsBinarySplit s = {-1, 0, 0, 0.0f, FLT_MAX, rs_binary_box_empty(), rs_binary_box_empty()};
