@@ -28,7 +28,7 @@ static int describe_scene(const char* path, const RsAccelOptions* base)
         printf("; %zu objects of %zu primitives placed by %zu instances", scene.objects.count, scene.object_prims.count,
                scene.instances.count);
     printf("\n");
-    printf("%-10s %9s %10s %9s %9s %10s %7s %10s\n", "accel", "build s", "SAH cost", "nodes", "leaves",
+    printf("%-10s %9s %10s %7s %9s %9s %10s %7s %10s\n", "accel", "build s", "SAH cost", "splits", "nodes", "leaves",
            "refs", "depth", "MiB");
     for (uint32_t kind = 0; kind < RS_ACCEL_COUNT; ++kind) {
         for (int spatial = 0; spatial < (kind == RS_ACCEL_GRID ? 1 : 2); ++spatial) {
@@ -43,8 +43,8 @@ static int describe_scene(const char* path, const RsAccelOptions* base)
             char name[32], sah[32];
             snprintf(name, sizeof name, "%s%s", rs_accel_name(kind), spatial ? "+sbvh" : "");
             snprintf(sah, sizeof sah, kind == RS_ACCEL_GRID ? "-" : "%.2f", st->sah_cost);
-            printf("%-10s %9.3f %10s %9u %9u %10llu %7u %10.1f\n", name, st->build_seconds, sah, st->nodes,
-                   st->leaves, (unsigned long long)st->references, st->depth, (double)st->bytes / 1048576.0);
+            printf("%-10s %9.3f %10s %7u %9u %9u %10llu %7u %10.1f\n", name, st->build_seconds, sah,
+                   st->spatial_splits, st->nodes, st->leaves, (unsigned long long)st->references, st->depth, (double)st->bytes / 1048576.0);
             RsSceneAccelBytes m = rs_scene_accel_bytes(&scene);
             if (m.instance_count) /* the row above is the world's own structure */
                 printf("  two-level: %u instances of %u objects in %.3f s: BLAS %.3f MiB (depth %u), TLAS %.3f MiB "
@@ -55,7 +55,8 @@ static int describe_scene(const char* path, const RsAccelOptions* base)
         }
     }
     printf("SAH cost: bvh2 counts 1 per node and per primitive test, bvh8 1 per node and 0.3 per\n"
-           "primitive (Ylitie et al.); both per ray, over the root's area. Build times on %u threads.\n",
+           "primitive (Ylitie et al.); both per ray, over the root's area. splits: spatial splits made\n"
+           "(+sbvh, the default; --no-sbvh builds the plain rows). Build times on %u threads.\n",
            base->threads ? base->threads : rs_cpu_count());
     if (scene.light_count > 0) { /* the light tree over the same scene (--light-sampler tree) */
         if (rs_scene_select_lights(&scene, RS_LIGHT_SELECT_TREE, &err) == 0) {
@@ -80,8 +81,10 @@ int rs_cmd_info(int argc, char** argv)
             printf("usage: raystream info [SCENE] [--threads N] [--sah-bins N] [--two-level]\n\n"
                    "Prints the version, the build configuration and the devices raystream can render on.\n"
                    "With a scene, builds every acceleration structure over it and prints its build time,\n"
-                   "SAH cost, node count and memory, and the light tree's build time; a scene with\n"
-                   "instances (or --two-level) also its BLAS, TLAS and instance records.\n");
+                   "SAH cost, spatial splits made, node count and memory, and the light tree's build\n"
+                   "time: the BVHs without spatial splits and with them (+sbvh, the default for render,\n"
+                   "view and bench; --no-sbvh turns it off); a scene with instances (or --two-level) also\n"
+                   "its BLAS, TLAS and instance records.\n");
             return RS_EXIT_OK;
         }
         uint64_t n;

@@ -46,8 +46,9 @@ static const char help_after_deadray[] =
     "                        extend (compaction strategies)\n"
     "  --sort-materials      order hit rays by material before each shade, so neighbouring\n"
     "                        lanes shade the same material (compaction strategies)\n"
-    "  --sbvh                BVHs with spatial splits (Stich et al. 2009): slower to build,\n"
-    "                        fewer overlapping boxes where triangles are long and thin\n"
+    "  --no-sbvh             BVHs without spatial splits: faster to build, more overlapping\n"
+    "                        boxes where triangles are long and thin (default: spatial splits,\n"
+    "                        Stich et al. 2009; --sbvh asks for them explicitly)\n"
     "  --sah-bins N          SAH bins per axis when building a BVH, 2..64 (default 32)\n"
     "  --two-level           trace the scene's own shapes as one instance of a two-level BVH\n"
     "                        (as scenes with instances are): what the two-level path costs\n"
@@ -147,6 +148,8 @@ int rs_common_option(int argc, char** argv, int* i, RsCommonOptions* o)
         o->backend.payload = 1;
     } else if (strcmp(arg, "--sbvh") == 0) {
         o->accel.spatial_splits = 1;
+    } else if (strcmp(arg, "--no-sbvh") == 0) {
+        o->accel.spatial_splits = 0;
     } else if (strcmp(arg, "--two-level") == 0) {
         o->accel.two_level = 1;
     } else if (strcmp(arg, "--sort-rays") == 0) {

@@ -69,7 +69,7 @@ static void usage(FILE* f)
             "                          3 on CPU)\n"
             "  --width W --height H    default 1920x1080 on CUDA, 320x180 on CPU\n"
             "  --json FILE, --csv FILE results with metadata\n"
-            "  --backend, --threads, --seed, --sbvh, --sah-bins, --quiet: as for render\n",
+            "  --backend, --threads, --seed, --no-sbvh, --sah-bins, --quiet: as for render\n",
             rs_accel_list());
 }
 
@@ -193,6 +193,7 @@ static void add_json(cJSON* results, const char* scene_path, const RsScene* scen
     cJSON_AddStringToObject(o, "scene", scene_name);
     cJSON_AddStringToObject(o, "accel", rs_accel_name(accel));
     cJSON_AddBoolToObject(o, "spatial_splits", spatial);
+    cJSON_AddNumberToObject(o, "spatial_splits_made", st->spatial_splits);
     cJSON_AddStringToObject(o, "trace_kernel", rs_trace_kernel_name(kernel));
     cJSON_AddNumberToObject(o, "width", width);
     cJSON_AddNumberToObject(o, "height", height);
@@ -337,8 +338,8 @@ int rs_cmd_bench_trace(int argc, char** argv)
                o.scenes[si], scene.prims.count, scene.objects.count, scene.object_prims.count, scene.instances.count,
                scene.accel_options.two_level ? " (--two-level: the world as one more)" : "", width, height, o.repeats,
                unit);
-        printf("%-10s %-10s %8s %8s %8s %8s %8s %8s %8s\n", "accel", "extend", "build s", "MiB", "camera", "shadow",
-               "bounce", "sorted", "sort ms");
+        printf("%-10s %-10s %8s %7s %8s %8s %8s %8s %8s %8s\n", "accel", "extend", "build s", "splits", "MiB", "camera",
+               "shadow", "bounce", "sorted", "sort ms");
         for (uint32_t k = 0; k < RS_ACCEL_COUNT && status == RS_EXIT_OK && !rs_interrupt_count(); ++k) {
             if (!o.accel[k])
                 continue;
@@ -349,6 +350,7 @@ int rs_cmd_bench_trace(int argc, char** argv)
                 break;
             }
             rs_bench_meta_scene(&meta, o.scenes[si], &scene);
+            int spatial = scene.accel_options.spatial_splits && k != RS_ACCEL_GRID; /* the grid has none */
             /* the dynamic-fetch kernel walks flat bvh8 scenes only */
             int kernels = cuda && k == RS_ACCEL_BVH8 && scene.two_level.view.instance_count == 0 ? 2 : 1;
             for (int kernel = 0; kernel < kernels; ++kernel) {
@@ -367,23 +369,23 @@ int rs_cmd_bench_trace(int argc, char** argv)
                 rs_backend_destroy(backend);
                 const RsAccelStats* st = &scene.accel.stats;
                 char name[32];
-                snprintf(name, sizeof name, "%s%s%s", rs_accel_name(k), scene.accel_options.spatial_splits ? "+sbvh" : "",
+                snprintf(name, sizeof name, "%s%s%s", rs_accel_name(k), spatial ? "+sbvh" : "",
                          scene.two_level.view.instance_count ? "/2L" : "");
                 /* a two-level structure: its build and bytes in all (print_memory gives the parts) */
                 RsSceneAccelBytes mem = rs_scene_accel_bytes(&scene);
                 double build_s = st->build_seconds + scene.two_level.build_seconds;
                 uint64_t bytes = mem.world + mem.blas + mem.tlas + mem.instances;
-                printf("%-10s %-10s %8.3f %8.1f %8.3f %8.3f %8.3f %8.3f %8.3f\n", name,
-                       rs_trace_kernel_name(cfg.trace_kernel), build_s, (double)bytes / 1048576.0,
+                printf("%-10s %-10s %8.3f %7u %8.1f %8.3f %8.3f %8.3f %8.3f %8.3f\n", name,
+                       rs_trace_kernel_name(cfg.trace_kernel), build_s, st->spatial_splits, (double)bytes / 1048576.0,
                        rate(&r.camera) * scale, rate(&r.shadow) * scale, rate(&r.bounce) * scale,
                        rate(&r.bounce_sorted) * scale, r.sort.ms);
                 print_memory(&scene, wave_bytes, width * height);
                 fflush(stdout);
-                add_json(meta.results, o.scenes[si], &scene, st, k, scene.accel_options.spatial_splits,
+                add_json(meta.results, o.scenes[si], &scene, st, k, spatial,
                          cfg.trace_kernel, width, height, &r, wave_bytes);
                 if (csv)
                     fprintf(csv, "%s,%s,%d,%s,%u,%u,%.4f,%llu,%.6g,%.6g,%.6g,%.6g,%.4f\n", o.scenes[si],
-                            rs_accel_name(k), scene.accel_options.spatial_splits, rs_trace_kernel_name(cfg.trace_kernel),
+                            rs_accel_name(k), spatial, rs_trace_kernel_name(cfg.trace_kernel),
                             width, height, st->build_seconds, (unsigned long long)st->bytes, rate(&r.camera),
                             rate(&r.shadow), rate(&r.bounce), rate(&r.bounce_sorted), r.sort.ms);
                 if (csv)

@@ -361,7 +361,8 @@ static int render_main(RsRenderArgs* args, RsCluster* cl)
         rs_cli_note("%s: %ux%u, %u spp, %s, max depth %u, %s on %s%s, %zu primitives in %s%s (%.2f s)%s", a.scene_path,
                     rd.width, rd.height, rd.spp, rs_integrator_name(rd.integrator), rd.max_depth,
                     rs_deadray_name(opt->backend.deadray), devices, ranks, scene.prims.count,
-                    rs_accel_name(scene.accel.view.kind), scene.accel_options.spatial_splits ? "+sbvh" : "",
+                    rs_accel_name(scene.accel.view.kind),
+                    scene.accel_options.spatial_splits && scene.accel.view.kind != RS_ACCEL_GRID ? "+sbvh" : "",
                     scene.accel.stats.build_seconds, lights);
     }
 

@@ -64,6 +64,7 @@ RsAccelOptions rs_accel_options_default(void)
     memset(&o, 0, sizeof o);
     o.kind = RS_ACCEL_BVH8;
     o.bins = RS_ACCEL_DEFAULT_BINS;
+    o.spatial_splits = 1; /* SBVH: traces faster on the GPU (docs/architecture.md, section 6.2) */
     return o;
 }
 

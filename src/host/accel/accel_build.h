@@ -40,7 +40,7 @@ typedef struct RsAccel {
     void* owned[4]; /* the arrays the view points to */
 } RsAccel;
 
-/* The default: kind bvh8, object splits only, RS_ACCEL_DEFAULT_BINS bins, every processor. */
+/* The default: kind bvh8 with spatial splits (SBVH), RS_ACCEL_DEFAULT_BINS bins, every processor. */
 RsAccelOptions rs_accel_options_default(void);
 
 /* Builds the structure opt->kind over prims on opt->threads threads; times it. */

@@ -2,9 +2,10 @@
  *
  * Host C11. Binned SAH construction (Wald, "On fast Construction of SAH-based Bounding Volume
  * Hierarchies", 2007), optionally with spatial splits (Stich, Friedrich, Dietrich, "Spatial
- * Splits in Bounding Volume Hierarchies", HPG 2009), run in parallel over the thread pool: the
- * top of the tree is split by one worker at a time and every subtree of more than a few
- * thousand references becomes a task that any idle worker takes. host/accel/bvh2_build.c flattens
+ * Splits in Bounding Volume Hierarchies", HPG 2009), run in parallel over the thread pool: each
+ * node at the top of the tree is split by every worker together, and every subtree below of
+ * more than a few thousand references becomes a task that any idle worker takes. The nodes and
+ * references come out the same, byte for byte, whatever the thread count. host/accel/bvh2_build.c flattens
  * the result into two-wide nodes; host/accel/bvh8_build.c collapses it into eight-wide ones.
  */
 #ifndef RS_HOST_BVH_BINARY_H

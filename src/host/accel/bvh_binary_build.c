@@ -4,8 +4,9 @@
  *
  * Duplication by spatial splits is limited to REF_BUDGET times the primitives, which sizes the
  * node and leaf-reference arrays in advance: workers reserve from them with atomic counters.
- * With a pool the root is the first task on the stack and every worker takes from it
- * (bvh_binary_task.c); without one the calling thread builds the whole tree.
+ * The top of the tree is split by every worker together (bvh_binary_top.c), which leaves the
+ * subtrees below on the task stack; with a pool every worker takes from it (bvh_binary_task.c),
+ * without one the calling thread builds them all. The finished tree is renumbered depth-first.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "host/accel/bvh_binary.h"
@@ -37,24 +38,52 @@ static void bounds_task(void* ctx, uint32_t w, uint32_t workers)
     }
 }
 
-static uint32_t tree_depth(const RsBinaryNode* nodes, uint32_t node)
+/* Numbers the nodes depth-first from the root, each node's two children side by side, and
+ * copies the leaves' references in that order; returns the tree's depth. Workers reserve nodes
+ * and leaf ranges in whatever order they finish, so without this the arrays would differ from
+ * run to run (and with the thread count) although the tree is the same. */
+static uint32_t renumber(RsBinaryBuild* c)
 {
-    uint32_t stack_nodes[2 * (RS_BINARY_MAX_DEPTH + 2)], stack_depth[2 * (RS_BINARY_MAX_DEPTH + 2)];
-    uint32_t sp = 0, deepest = 0;
-    stack_nodes[sp] = node;
-    stack_depth[sp++] = 0;
-    while (sp) {
-        --sp;
-        uint32_t n = stack_nodes[sp], d = stack_depth[sp];
-        if (d > deepest)
-            deepest = d;
-        if (nodes[n].count == 0) {
-            stack_nodes[sp] = nodes[n].left;
-            stack_depth[sp++] = d + 1;
-            stack_nodes[sp] = nodes[n].right;
-            stack_depth[sp++] = d + 1;
-        }
+    typedef struct Visit {
+        uint32_t old, now, depth;
+    } Visit;
+    uint32_t n = atomic_load(&c->node_count), refs = atomic_load(&c->refs_out_count);
+    RsBinaryNode* nodes = malloc((size_t)n * sizeof *nodes);
+    uint32_t* out = malloc((size_t)(refs ? refs : 1) * sizeof *out);
+    /* at most one pending sibling per level, and depth is bounded */
+    Visit stack[2 * (RS_BINARY_MAX_DEPTH + 2)];
+    if (!nodes || !out) {
+        free(nodes);
+        free(out);
+        rs_binary_fail(c, "out of memory numbering BVH nodes");
+        return 0;
     }
+    uint32_t next = 1, placed = 0, sp = 0, deepest = 0;
+    stack[sp++] = (Visit){0, 0, 0};
+    while (sp) {
+        Visit v = stack[--sp];
+        const RsBinaryNode* old = &c->nodes[v.old];
+        RsBinaryNode* to = &nodes[v.now];
+        *to = *old;
+        if (v.depth > deepest)
+            deepest = v.depth;
+        if (old->count) {
+            memcpy(out + placed, c->refs_out + old->first, old->count * sizeof *out);
+            to->first = placed;
+            placed += old->count;
+            continue;
+        }
+        to->left = next;
+        to->right = next + 1;
+        next += 2;
+        /* the left child is taken first */
+        stack[sp++] = (Visit){old->right, to->right, v.depth + 1};
+        stack[sp++] = (Visit){old->left, to->left, v.depth + 1};
+    }
+    free(c->nodes);
+    free(c->refs_out);
+    c->nodes = nodes;
+    c->refs_out = out;
     return deepest;
 }
 
@@ -76,7 +105,6 @@ int rs_binary_bvh_build(const RsPrim* prims, uint32_t count, const RsBinaryOptio
     c.node_capacity = 2 * c.ref_budget;
     atomic_init(&c.node_count, 1u);
     atomic_init(&c.refs_out_count, 0u);
-    atomic_init(&c.depth, 0u);
     atomic_init(&c.spatial_made, 0u);
     atomic_init(&c.failed, 0);
     c.nodes = malloc((size_t)c.node_capacity * sizeof *c.nodes);
@@ -100,19 +128,19 @@ int rs_binary_bvh_build(const RsPrim* prims, uint32_t count, const RsBinaryOptio
     c.root_area = rs_binary_box_area(all);
 
     RsBinaryTask first = {root, 0, count, 0, 0, c.ref_budget};
+    pthread_mutex_init(&c.lock, NULL);
+    pthread_cond_init(&c.cond, NULL);
+    rs_binary_top_build(&c, first);
     if (opt->pool) {
-        pthread_mutex_init(&c.lock, NULL);
-        pthread_cond_init(&c.cond, NULL);
-        c.tasks = malloc(64 * sizeof *c.tasks);
-        c.task_capacity = c.tasks ? 64 : 0;
-        c.tasks[c.task_count++] = first;
         rs_pool_run(opt->pool, rs_binary_task_worker, &c);
-        pthread_cond_destroy(&c.cond);
-        pthread_mutex_destroy(&c.lock);
-        free(c.tasks);
     } else {
-        rs_binary_task_build(&c, first);
+        while (c.task_count)
+            rs_binary_task_build(&c, c.tasks[--c.task_count]);
     }
+    pthread_cond_destroy(&c.cond);
+    pthread_mutex_destroy(&c.lock);
+    free(c.tasks);
+    uint32_t depth = atomic_load(&c.failed) ? 0 : renumber(&c);
     if (atomic_load(&c.failed)) {
         free(c.nodes);
         free(c.refs_out);
@@ -122,7 +150,7 @@ int rs_binary_bvh_build(const RsPrim* prims, uint32_t count, const RsBinaryOptio
     out->node_count = atomic_load(&c.node_count);
     out->refs = c.refs_out;
     out->ref_count = atomic_load(&c.refs_out_count);
-    out->depth = tree_depth(c.nodes, 0);
+    out->depth = depth;
     out->spatial_splits_made = atomic_load(&c.spatial_made);
     return 0;
 }

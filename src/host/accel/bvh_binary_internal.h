@@ -1,13 +1,15 @@
 /* bvh_binary_internal.h - what the files of the binary SAH builder share, and nothing else may
  * include. Host C11; not part of any public API (bvh_binary.h is).
  *
- * The builder is four files, from the bottom up:
+ * The builder is five files, from the bottom up:
  *   bvh_binary.c        box areas, primitive bounds and the exact clipping of a primitive to a
  *                       slab (what spatial splits cut references with), the tree's SAH cost;
  *   bvh_binary_split.c  the split search (binned object splits, spatial splits) and the
  *                       partitioning of a node's references by the split found;
  *   bvh_binary_task.c   one subtree's recursion, and the workers that share the task stack;
- *   bvh_binary_build.c  rs_binary_bvh_build: the references' boxes, the root task, the result.
+ *   bvh_binary_top.c    the top of the tree, each node split by every worker together;
+ *   bvh_binary_build.c  rs_binary_bvh_build: the references' boxes, the root task, the result
+ *                       renumbered depth-first (the same arrays whatever the thread count).
  * This header holds the types they pass each other and the small box and segment helpers that
  * every one of them calls in its inner loops (static inline, so that splitting the builder into
  * files cost no call per reference). It names no type of bvh_binary.h (only forward
@@ -68,7 +70,6 @@ typedef struct RsBinaryBuild {
     atomic_uint refs_out_count;
     uint32_t ref_budget;
     float root_area;
-    atomic_uint depth;
     atomic_uint spatial_made;
     atomic_int failed;
     RsError* err;
@@ -155,6 +156,34 @@ RsBinaryBox rs_binary_clip_prim(const RsPrim* p, RsBinaryBox within, int axis, f
 
 /* ---- bvh_binary_split.c ---- */
 
+/* Object-split bins of one node, filled by any number of workers over parts of its references
+ * and merged: bounds and counts are exact, so the split found does not depend on the parts. */
+typedef struct RsBinaryObjectBins {
+    int bins, live[3];
+    float lo[3], scale[3];
+    RsBinaryBox box[3][RS_BINARY_MAX_BINS];
+    uint32_t count[3][RS_BINARY_MAX_BINS];
+} RsBinaryObjectBins;
+
+/* Spatial-split bins of one node (the node box cut into `bins` slabs per axis), as above. */
+typedef struct RsBinarySpatialBins {
+    int bins, live[3];
+    float lo[3], scale[3];
+    RsBinaryBox box;
+    RsBinaryBox bin_box[3][RS_BINARY_MAX_BINS];
+    uint32_t entry[3][RS_BINARY_MAX_BINS], exit[3][RS_BINARY_MAX_BINS];
+} RsBinarySpatialBins;
+
+void rs_binary_object_bins_init(RsBinaryObjectBins* o, RsBinaryBox cbox, int bins);
+void rs_binary_object_bins_add(RsBinaryObjectBins* o, const RsBinaryRef* r, uint32_t count);
+void rs_binary_object_bins_merge(RsBinaryObjectBins* o, const RsBinaryObjectBins* from);
+/* Best boundary of the merged bins over all three axes for a node of `count` references. */
+RsBinarySplit rs_binary_object_best(const RsBinaryObjectBins* o, uint32_t count);
+void rs_binary_spatial_bins_init(RsBinarySpatialBins* o, RsBinaryBox box, int bins);
+void rs_binary_spatial_bins_add(RsBinarySpatialBins* o, const RsPrim* prims, const RsBinaryRef* r, uint32_t count);
+void rs_binary_spatial_bins_merge(RsBinarySpatialBins* o, const RsBinarySpatialBins* from);
+RsBinarySplit rs_binary_spatial_best(const RsBinarySpatialBins* o);
+
 /* Bins for a node of `count` references, at most max_bins. */
 int rs_binary_bins_for(uint32_t count, uint32_t max_bins);
 /* Best object split over all three axes (axis -1: none); cbox bounds the centroids. */
@@ -164,6 +193,10 @@ RsBinarySplit rs_binary_spatial_split(const RsBinaryBuild* c, const RsBinaryRef*
                                       int bins);
 /* Partitions the references in place by an object split; returns how many went left. */
 uint32_t rs_binary_partition_object(RsBinaryRef* r, uint32_t count, RsBinarySplit s, RsBinaryBox cbox, int bins);
+/* Where a spatial split puts one reference: bit 0 set when a piece went to *left, bit 1 when
+ * one went to *right (a straddler is clipped exactly to both sides; an empty piece is dropped). */
+int rs_binary_spatial_cut(const RsPrim* prims, const RsBinaryRef* ref, RsBinarySplit s, RsBinaryRef* left,
+                          RsBinaryRef* right);
 /* Copies the references into two new segments by a spatial split's plane; returns -1 when out
  * of memory, 0 when one side would be empty (the caller falls back to an object split). */
 int rs_binary_partition_spatial(RsBinaryBuild* c, const RsBinaryRef* r, uint32_t count, RsBinarySplit s,
@@ -171,10 +204,28 @@ int rs_binary_partition_spatial(RsBinaryBuild* c, const RsBinaryRef* r, uint32_t
 
 /* ---- bvh_binary_task.c ---- */
 
+/* Records the build's first failure (rs_binary_bvh_build returns it). */
+void rs_binary_fail(RsBinaryBuild* c, const char* message);
+/* Whether a node whose best object split is `object` tries a spatial split: enabled, the
+ * children overlap by more than SPATIAL_ALPHA of the root's area, and budget is left. */
+int rs_binary_spatial_wanted(const RsBinaryBuild* c, RsBinaryTask t, RsBinarySplit object, float node_area);
+/* Puts t on the task stack for any worker (bvh_binary_top.c fills it before the workers start). */
+void rs_binary_task_push(RsBinaryBuild* c, RsBinaryTask t);
+
 /* Builds subtree t on this thread, pushing big enough parts on the task stack when there is a
  * pool; releases t's segment. */
 void rs_binary_task_build(RsBinaryBuild* c, RsBinaryTask t);
 /* A pool worker (rs_pool_run with the RsBinaryBuild): takes tasks until the tree is done. */
 void rs_binary_task_worker(void* ctx, uint32_t index, uint32_t workers);
+
+/* ---- bvh_binary_top.c ---- */
+
+/* Nodes of this many references or more are split by every worker together. A constant, not a
+ * share of the pool: which partition a node gets must not depend on the thread count. */
+#define RS_BINARY_TOP_MIN_REFS 32768u
+
+/* Splits the top of the tree from `root` down to nodes under RS_BINARY_TOP_MIN_REFS with every
+ * worker of the pool at once, leaving those nodes on the task stack. */
+void rs_binary_top_build(RsBinaryBuild* c, RsBinaryTask root);
 
 #endif /* RS_HOST_BVH_BINARY_INTERNAL_H */

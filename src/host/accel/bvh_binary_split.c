@@ -6,9 +6,12 @@
  *     SAH cost A_L N_L + A_R N_R (Wald 2007); references are partitioned in place;
  *   - a spatial split (when enabled and the object split's children overlap enough, Stich et
  *     al. 2009; bvh_binary_task.c decides): the node box cut into `bins` slabs per axis, each
- *     reference clipped to every slab it crosses (triangles are clipped exactly, so a long thin
- *     triangle only adds its own slab-sized pieces), the boundary of least cost; straddling
- *     references go to both sides with clipped boxes, in two new segments.
+ *     reference binned as its pieces in the slabs it crosses (a triangle swept through the
+ *     planes in float, so a long thin triangle only adds its own slab-sized pieces), the
+ *     boundary of least cost; straddling references go to both sides with boxes clipped
+ *     exactly, in two new segments.
+ * Bins are filled by _add over any part of a node's references and _merge'd (bvh_binary_top.c
+ * fills one per worker); the split found does not depend on how the references were shared.
  */
 #include <float.h>
 #include <stdint.h>
@@ -30,50 +33,65 @@ static int bin_of(float x, float lo, float scale, int bins)
     return (int)f;
 }
 
-/* Best object split over all three axes; the references are binned in one pass. */
-RsBinarySplit rs_binary_object_split(const RsBinaryRef* r, uint32_t count, RsBinaryBox cbox, int bins)
+void rs_binary_object_bins_init(RsBinaryObjectBins* o, RsBinaryBox cbox, int bins)
 {
-    RsBinarySplit best = {-1, 0, 0, 0.0f, FLT_MAX, rs_binary_box_empty(), rs_binary_box_empty()};
-    RsBinaryBox bin_box[3][RS_BINARY_MAX_BINS];
-    uint32_t bin_count[3][RS_BINARY_MAX_BINS];
-    float lo[3] = {0.0f, 0.0f, 0.0f}, scale[3] = {0.0f, 0.0f, 0.0f};
-    int live[3] = {0, 0, 0};
+    o->bins = bins;
     for (int axis = 0; axis < 3; ++axis) {
-        lo[axis] = rs_binary_axis(cbox.lo, axis);
+        o->lo[axis] = rs_binary_axis(cbox.lo, axis);
         float hi = rs_binary_axis(cbox.hi, axis);
-        live[axis] = hi > lo[axis];
-        scale[axis] = live[axis] ? (float)bins / (hi - lo[axis]) : 0.0f;
+        o->live[axis] = hi > o->lo[axis];
+        o->scale[axis] = o->live[axis] ? (float)bins / (hi - o->lo[axis]) : 0.0f;
         for (int i = 0; i < bins; ++i) {
-            bin_box[axis][i] = rs_binary_box_empty();
-            bin_count[axis][i] = 0;
+            o->box[axis][i] = rs_binary_box_empty();
+            o->count[axis][i] = 0;
         }
     }
+}
+
+void rs_binary_object_bins_add(RsBinaryObjectBins* o, const RsBinaryRef* r, uint32_t count)
+{
+    const int bins = o->bins;
     for (uint32_t i = 0; i < count; ++i) {
         RsVec3 c = rs_binary_centroid(r[i].box);
         for (int axis = 0; axis < 3; ++axis) {
-            int b = bin_of(rs_binary_axis(c, axis), lo[axis], scale[axis], bins);
-            bin_count[axis][b]++;
-            rs_binary_box_grow(&bin_box[axis][b], r[i].box);
+            int b = bin_of(rs_binary_axis(c, axis), o->lo[axis], o->scale[axis], bins);
+            o->count[axis][b]++;
+            rs_binary_box_grow(&o->box[axis][b], r[i].box);
         }
     }
+}
+
+void rs_binary_object_bins_merge(RsBinaryObjectBins* o, const RsBinaryObjectBins* from)
+{
+    for (int axis = 0; axis < 3; ++axis)
+        for (int i = 0; i < o->bins; ++i) {
+            o->count[axis][i] += from->count[axis][i];
+            rs_binary_box_grow(&o->box[axis][i], from->box[axis][i]);
+        }
+}
+
+RsBinarySplit rs_binary_object_best(const RsBinaryObjectBins* o, uint32_t count)
+{
+    RsBinarySplit best = {-1, 0, 0, 0.0f, FLT_MAX, rs_binary_box_empty(), rs_binary_box_empty()};
+    const int bins = o->bins;
     for (int axis = 0; axis < 3; ++axis) {
-        if (!live[axis])
+        if (!o->live[axis])
             continue;
         float right_cost[RS_BINARY_MAX_BINS];
         RsBinaryBox right_box[RS_BINARY_MAX_BINS];
         RsBinaryBox acc = rs_binary_box_empty();
         uint32_t n = 0;
         for (int i = bins - 1; i > 0; --i) {
-            rs_binary_box_grow(&acc, bin_box[axis][i]);
-            n += bin_count[axis][i];
+            rs_binary_box_grow(&acc, o->box[axis][i]);
+            n += o->count[axis][i];
             right_cost[i - 1] = n ? rs_binary_box_area(acc) * (float)n : 0.0f;
             right_box[i - 1] = acc;
         }
         acc = rs_binary_box_empty();
         n = 0;
         for (int i = 0; i < bins - 1; ++i) {
-            rs_binary_box_grow(&acc, bin_box[axis][i]);
-            n += bin_count[axis][i];
+            rs_binary_box_grow(&acc, o->box[axis][i]);
+            n += o->count[axis][i];
             if (n == 0 || n == count)
                 continue;
             float cost = rs_binary_box_area(acc) * (float)n + right_cost[i];
@@ -87,6 +105,14 @@ RsBinarySplit rs_binary_object_split(const RsBinaryRef* r, uint32_t count, RsBin
         }
     }
     return best;
+}
+
+RsBinarySplit rs_binary_object_split(const RsBinaryRef* r, uint32_t count, RsBinaryBox cbox, int bins)
+{
+    RsBinaryObjectBins o;
+    rs_binary_object_bins_init(&o, cbox, bins);
+    rs_binary_object_bins_add(&o, r, count);
+    return rs_binary_object_best(&o, count);
 }
 
 /* Bins for a node of `count` references: the full count for big nodes, where a better split
@@ -104,56 +130,191 @@ static float spatial_plane(RsBinaryBox box, int axis, int i, int bins)
     return lo + (hi - lo) * ((float)i / (float)bins);
 }
 
-RsBinarySplit rs_binary_spatial_split(const RsBinaryBuild* c, const RsBinaryRef* r, uint32_t count, RsBinaryBox box,
-                                      int bins)
+static void set_axis_f(RsVec3* v, int axis, float x)
 {
-    RsBinarySplit best = {-1, 1, 0, 0.0f, FLT_MAX, rs_binary_box_empty(), rs_binary_box_empty()};
+    if (axis == 0)
+        v->x = x;
+    else if (axis == 1)
+        v->y = x;
+    else
+        v->z = x;
+}
+
+/* A triangle's vertices sorted along one axis (w: their coordinates on it), for the sweep below. */
+typedef struct SweepTri {
+    RsVec3 v[3];
+    float w[3];
+} SweepTri;
+
+static SweepTri sweep_tri(const RsPrim* p, int axis)
+{
+    SweepTri t;
+    t.v[0] = rs_xyz(p->a);
+    t.v[1] = rs_add(t.v[0], rs_xyz(p->b));
+    t.v[2] = rs_add(t.v[0], rs_xyz(p->c));
+    for (int i = 0; i < 3; ++i)
+        t.w[i] = rs_binary_axis(t.v[i], axis);
+#define SWAP_IF(i, j)                      \
+    if (t.w[j] < t.w[i]) {                 \
+        float w_ = t.w[i];                 \
+        RsVec3 v_ = t.v[i];                \
+        t.w[i] = t.w[j], t.v[i] = t.v[j];  \
+        t.w[j] = w_, t.v[j] = v_;          \
+    }
+    SWAP_IF(0, 1)
+    SWAP_IF(1, 2)
+    SWAP_IF(0, 1)
+#undef SWAP_IF
+    return t;
+}
+
+static RsVec3 lerp_at(RsVec3 a, float wa, RsVec3 b, float wb, float x)
+{
+    float t = wb > wa ? (x - wa) / (wb - wa) : 0.0f;
+    return rs_add(a, rs_scale(rs_sub(b, a), t));
+}
+
+/* The triangle's cross-section with the plane at x (clamped to its extent): the segment between
+ * its long edge v0-v2 and whichever short edge the plane crosses, as a box. */
+static RsBinaryBox sweep_section(const SweepTri* t, float x)
+{
+    if (x <= t->w[0]) {
+        RsBinaryBox b = {t->v[0], t->v[0]};
+        return b;
+    }
+    if (x >= t->w[2]) {
+        RsBinaryBox b = {t->v[2], t->v[2]};
+        return b;
+    }
+    RsVec3 p = lerp_at(t->v[0], t->w[0], t->v[2], t->w[2], x);
+    RsVec3 q = x < t->w[1] ? lerp_at(t->v[0], t->w[0], t->v[1], t->w[1], x)
+                           : lerp_at(t->v[1], t->w[1], t->v[2], t->w[2], x);
+    RsBinaryBox b = {rs_vmin(p, q), rs_vmax(p, q)};
+    return b;
+}
+
+/* Bins a reference that crosses bins b0 < b1 along `axis`. Triangles are swept through the
+ * planes in float: each plane's cross-section is computed once and bounds the pieces on both of
+ * its sides, so a reference crossing k planes costs k sections (two edge points each) instead
+ * of k exact clips. These pieces only estimate the split's cost; the references of the split
+ * chosen are clipped exactly (rs_binary_clip_prim, rounded outwards) when they are partitioned,
+ * so the estimate's rounding never makes a box too small. Other primitives are chopped as boxes. */
+static void bin_straddler(const RsPrim* p, RsBinaryBox rb, int axis, int b0, int b1, RsBinaryBox box, int bins,
+                          RsBinaryBox* bin_box)
+{
+    if (rs_prim_type(p) != RS_PRIM_TRIANGLE) {
+        for (int b = b0; b <= b1; ++b) {
+            RsBinaryBox piece = rb;
+            if (b > b0)
+                set_axis_f(&piece.lo, axis, spatial_plane(box, axis, b, bins));
+            if (b < b1)
+                set_axis_f(&piece.hi, axis, spatial_plane(box, axis, b + 1, bins));
+            rs_binary_box_grow(&bin_box[b], piece);
+        }
+        return;
+    }
+    SweepTri t = sweep_tri(p, axis);
+    float lo = rs_binary_axis(rb.lo, axis), hi = rs_binary_axis(rb.hi, axis);
+    RsBinaryBox prev = sweep_section(&t, lo);
+    float x0 = lo;
+    for (int b = b0; b <= b1; ++b) {
+        float x1 = b < b1 ? spatial_plane(box, axis, b + 1, bins) : hi;
+        RsBinaryBox next = sweep_section(&t, x1), piece = prev;
+        rs_binary_box_grow(&piece, next);
+        for (int k = 0; k < 3; ++k)
+            if (t.w[k] > x0 && t.w[k] < x1) {
+                piece.lo = rs_vmin(piece.lo, t.v[k]);
+                piece.hi = rs_vmax(piece.hi, t.v[k]);
+            }
+        piece = rs_binary_box_intersect(piece, rb);
+        if (b > b0)
+            set_axis_f(&piece.lo, axis, x0);
+        if (b < b1)
+            set_axis_f(&piece.hi, axis, x1);
+        if (box_valid(piece))
+            rs_binary_box_grow(&bin_box[b], piece);
+        prev = next;
+        x0 = x1;
+    }
+}
+
+void rs_binary_spatial_bins_init(RsBinarySpatialBins* o, RsBinaryBox box, int bins)
+{
+    o->bins = bins;
+    o->box = box;
     for (int axis = 0; axis < 3; ++axis) {
-        float lo = rs_binary_axis(box.lo, axis), hi = rs_binary_axis(box.hi, axis);
-        if (!(hi > lo))
+        o->lo[axis] = rs_binary_axis(box.lo, axis);
+        float hi = rs_binary_axis(box.hi, axis);
+        o->live[axis] = hi > o->lo[axis];
+        o->scale[axis] = o->live[axis] ? (float)bins / (hi - o->lo[axis]) : 0.0f;
+        for (int i = 0; i < bins; ++i) {
+            o->bin_box[axis][i] = rs_binary_box_empty();
+            o->entry[axis][i] = o->exit[axis][i] = 0;
+        }
+    }
+}
+
+void rs_binary_spatial_bins_add(RsBinarySpatialBins* o, const RsPrim* prims, const RsBinaryRef* r, uint32_t count)
+{
+    const int bins = o->bins;
+    for (int axis = 0; axis < 3; ++axis) {
+        if (!o->live[axis])
             continue;
-        float scale = (float)bins / (hi - lo);
-        RsBinaryBox bin_box[RS_BINARY_MAX_BINS];
-        uint32_t entry[RS_BINARY_MAX_BINS] = {0}, exit_[RS_BINARY_MAX_BINS] = {0};
-        for (int i = 0; i < bins; ++i)
-            bin_box[i] = rs_binary_box_empty();
+        float lo = o->lo[axis], scale = o->scale[axis];
+        RsBinaryBox* bin_box = o->bin_box[axis];
         for (uint32_t i = 0; i < count; ++i) {
             int b0 = bin_of(rs_binary_axis(r[i].box.lo, axis), lo, scale, bins);
             int b1 = bin_of(rs_binary_axis(r[i].box.hi, axis), lo, scale, bins);
-            entry[b0]++;
-            exit_[b1]++;
-            const RsPrim* p = &c->prims[r[i].prim];
-            for (int b = b0; b <= b1; ++b) {
-                RsBinaryBox piece = b0 == b1 ? r[i].box
-                                             : rs_binary_clip_prim(p, r[i].box, axis, spatial_plane(box, axis, b, bins),
-                                                                   spatial_plane(box, axis, b + 1, bins));
-                rs_binary_box_grow(&bin_box[b], piece);
-            }
+            o->entry[axis][b0]++;
+            o->exit[axis][b1]++;
+            if (b0 == b1)
+                rs_binary_box_grow(&bin_box[b0], r[i].box);
+            else
+                bin_straddler(&prims[r[i].prim], r[i].box, axis, b0, b1, o->box, bins, bin_box);
         }
+    }
+}
+
+void rs_binary_spatial_bins_merge(RsBinarySpatialBins* o, const RsBinarySpatialBins* from)
+{
+    for (int axis = 0; axis < 3; ++axis)
+        for (int i = 0; i < o->bins; ++i) {
+            o->entry[axis][i] += from->entry[axis][i];
+            o->exit[axis][i] += from->exit[axis][i];
+            rs_binary_box_grow(&o->bin_box[axis][i], from->bin_box[axis][i]);
+        }
+}
+
+RsBinarySplit rs_binary_spatial_best(const RsBinarySpatialBins* o)
+{
+    RsBinarySplit best = {-1, 1, 0, 0.0f, FLT_MAX, rs_binary_box_empty(), rs_binary_box_empty()};
+    const int bins = o->bins;
+    for (int axis = 0; axis < 3; ++axis) {
+        if (!o->live[axis])
+            continue;
         float right_cost[RS_BINARY_MAX_BINS];
         RsBinaryBox right_box[RS_BINARY_MAX_BINS];
+        uint32_t right_n[RS_BINARY_MAX_BINS];
         RsBinaryBox acc = rs_binary_box_empty();
         uint32_t n = 0;
         for (int i = bins - 1; i > 0; --i) {
-            rs_binary_box_grow(&acc, bin_box[i]);
-            n += exit_[i];
+            rs_binary_box_grow(&acc, o->bin_box[axis][i]);
+            n += o->exit[axis][i];
             right_cost[i - 1] = n ? rs_binary_box_area(acc) * (float)n : 0.0f;
             right_box[i - 1] = acc;
+            right_n[i - 1] = n;
         }
         acc = rs_binary_box_empty();
         n = 0;
         for (int i = 0; i < bins - 1; ++i) {
-            rs_binary_box_grow(&acc, bin_box[i]);
-            n += entry[i];
-            uint32_t right_n = 0;
-            for (int j = i + 1; j < bins; ++j)
-                right_n += exit_[j];
-            if (n == 0 || right_n == 0)
+            rs_binary_box_grow(&acc, o->bin_box[axis][i]);
+            n += o->entry[axis][i];
+            if (n == 0 || right_n[i] == 0)
                 continue;
             float cost = rs_binary_box_area(acc) * (float)n + right_cost[i];
             if (cost < best.cost) {
                 best.axis = axis;
-                best.plane = spatial_plane(box, axis, i + 1, bins);
+                best.plane = spatial_plane(o->box, axis, i + 1, bins);
                 best.cost = cost;
                 best.left = acc;
                 best.right = right_box[i];
@@ -161,6 +322,15 @@ RsBinarySplit rs_binary_spatial_split(const RsBinaryBuild* c, const RsBinaryRef*
         }
     }
     return best;
+}
+
+RsBinarySplit rs_binary_spatial_split(const RsBinaryBuild* c, const RsBinaryRef* r, uint32_t count, RsBinaryBox box,
+                                      int bins)
+{
+    RsBinarySpatialBins o;
+    rs_binary_spatial_bins_init(&o, box, bins);
+    rs_binary_spatial_bins_add(&o, c->prims, r, count);
+    return rs_binary_spatial_best(&o);
 }
 
 /* ---- partitioning ---- */
@@ -181,6 +351,34 @@ uint32_t rs_binary_partition_object(RsBinaryRef* r, uint32_t count, RsBinarySpli
         }
     }
     return i;
+}
+
+int rs_binary_spatial_cut(const RsPrim* prims, const RsBinaryRef* ref, RsBinarySplit s, RsBinaryRef* left,
+                          RsBinaryRef* right)
+{
+    float lo = rs_binary_axis(ref->box.lo, s.axis), hi = rs_binary_axis(ref->box.hi, s.axis);
+    if (hi <= s.plane) {
+        *left = *ref;
+        return 1;
+    }
+    if (lo >= s.plane) {
+        *right = *ref;
+        return 2;
+    }
+    const RsPrim* p = &prims[ref->prim];
+    int sides = 0;
+    RsBinaryRef piece = *ref;
+    piece.box = rs_binary_clip_prim(p, ref->box, s.axis, lo, s.plane);
+    if (box_valid(piece.box)) {
+        *left = piece;
+        sides |= 1;
+    }
+    piece.box = rs_binary_clip_prim(p, ref->box, s.axis, s.plane, hi);
+    if (box_valid(piece.box)) {
+        *right = piece;
+        sides |= 2;
+    }
+    return sides;
 }
 
 /* Copies the references into two new segments by the plane; returns -1 when out of memory,
@@ -209,21 +407,9 @@ int rs_binary_partition_spatial(RsBinaryBuild* c, const RsBinaryRef* r, uint32_t
     }
     uint32_t a = 0, b = 0;
     for (uint32_t i = 0; i < count; ++i) {
-        float lo = rs_binary_axis(r[i].box.lo, s.axis), hi = rs_binary_axis(r[i].box.hi, s.axis);
-        if (hi <= s.plane) {
-            (*left)->data[a++] = r[i];
-        } else if (lo >= s.plane) {
-            (*right)->data[b++] = r[i];
-        } else {
-            const RsPrim* p = &c->prims[r[i].prim];
-            RsBinaryRef piece = r[i];
-            piece.box = rs_binary_clip_prim(p, r[i].box, s.axis, lo, s.plane);
-            if (box_valid(piece.box))
-                (*left)->data[a++] = piece;
-            piece.box = rs_binary_clip_prim(p, r[i].box, s.axis, s.plane, hi);
-            if (box_valid(piece.box))
-                (*right)->data[b++] = piece;
-        }
+        int sides = rs_binary_spatial_cut(c->prims, &r[i], s, &(*left)->data[a], &(*right)->data[b]);
+        a += sides & 1;
+        b += sides >> 1;
     }
     *nl = a;
     *nr = b;

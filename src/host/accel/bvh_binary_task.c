@@ -9,11 +9,17 @@
  * so the tree does not depend on which worker ran first). Coincident centroids that no
  * boundary separates are split at the object median.
  *
- * Parallelism: subtrees of TASK_MIN_REFS references or more go on a shared task stack that
- * every worker of the pool takes from; smaller ones are finished by the worker that made them.
- * Nodes and leaf ranges are reserved with atomic counters in arrays sized in advance, so no
- * worker ever waits for another except at the task stack. A segment of references is freed
- * when its last user is done.
+ * SPATIAL_ALPHA is 1e-3: at 1e-5 Sponza tried spatial splits at 17 times as many nodes for an
+ * SAH cost 0.2% lower (docs/architecture.md, section 6.2).
+ *
+ * Parallelism: the top of the tree (nodes of RS_BINARY_TOP_MIN_REFS references or more) is
+ * split by every worker together first (bvh_binary_top.c), which leaves its children here.
+ * Subtrees of TASK_MIN_REFS references or more go on a shared task stack that every worker of
+ * the pool takes from; smaller ones are finished by the worker that made them. Nodes and leaf
+ * ranges are reserved with atomic counters in arrays sized in advance, so no worker ever waits
+ * for another except at the task stack (bvh_binary_build.c renumbers the tree afterwards, so the
+ * order of those reservations leaves no trace). A segment of references is freed when its last
+ * user is done.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <float.h>
@@ -25,20 +31,13 @@
 #include "host/accel/bvh_binary_internal.h"
 
 #define TASK_MIN_REFS 4096
-#define SPATIAL_ALPHA 1e-5f
+#define SPATIAL_ALPHA 1e-3f
 
-static void fail(RsBinaryBuild* c, const char* message)
+void rs_binary_fail(RsBinaryBuild* c, const char* message)
 {
     int expected = 0;
     if (atomic_compare_exchange_strong(&c->failed, &expected, 1))
         rs_error_set(c->err, "%s", message);
-}
-
-static void atomic_max_u(atomic_uint* a, uint32_t v)
-{
-    uint32_t cur = atomic_load(a);
-    while (v > cur && !atomic_compare_exchange_weak(a, &cur, v)) {
-    }
 }
 
 static void box_grow_point(RsBinaryBox* b, RsVec3 p)
@@ -47,7 +46,14 @@ static void box_grow_point(RsBinaryBox* b, RsVec3 p)
     b->hi = rs_vmax(b->hi, p);
 }
 
-static void push_task(RsBinaryBuild* c, RsBinaryTask t)
+int rs_binary_spatial_wanted(const RsBinaryBuild* c, RsBinaryTask t, RsBinarySplit object, float node_area)
+{
+    return c->opt->spatial_splits && object.axis >= 0 && node_area > 0.0f &&
+           rs_binary_box_area(rs_binary_box_intersect(object.left, object.right)) > SPATIAL_ALPHA * c->root_area &&
+           t.budget > t.count;
+}
+
+void rs_binary_task_push(RsBinaryBuild* c, RsBinaryTask t)
 {
     pthread_mutex_lock(&c->lock);
     if (c->task_count == c->task_capacity) {
@@ -55,7 +61,7 @@ static void push_task(RsBinaryBuild* c, RsBinaryTask t)
         RsBinaryTask* grown = realloc(c->tasks, cap * sizeof *grown);
         if (!grown) {
             pthread_mutex_unlock(&c->lock);
-            fail(c, "out of memory queueing BVH build tasks");
+            rs_binary_fail(c, "out of memory queueing BVH build tasks");
             rs_binary_segment_release(t.seg);
             return;
         }
@@ -72,7 +78,7 @@ static void make_leaf(RsBinaryBuild* c, RsBinaryTask t, RsBinaryBox box)
     RsBinaryNode* n = &c->nodes[t.node];
     uint32_t first = atomic_fetch_add(&c->refs_out_count, t.count);
     if (first + t.count > c->refs_capacity) {
-        fail(c, "internal error: BVH leaf references exceed their budget");
+        rs_binary_fail(c, "internal error: BVH leaf references exceed their budget");
         rs_binary_segment_release(t.seg);
         return;
     }
@@ -100,16 +106,13 @@ void rs_binary_task_build(RsBinaryBuild* c, RsBinaryTask t)
             rs_binary_box_grow(&box, r[i].box);
             box_grow_point(&cbox, rs_binary_centroid(r[i].box));
         }
-        atomic_max_u(&c->depth, t.depth);
         int bins = rs_binary_bins_for(t.count, opt->bins);
         int leaf = t.count <= opt->min_leaf || t.depth >= RS_BINARY_MAX_DEPTH;
         RsBinarySplit s = {-1, 0, 0, 0.0f, FLT_MAX, rs_binary_box_empty(), rs_binary_box_empty()};
         if (!leaf) {
             s = rs_binary_object_split(r, t.count, cbox, bins);
             float node_area = rs_binary_box_area(box);
-            if (opt->spatial_splits && s.axis >= 0 && node_area > 0.0f &&
-                rs_binary_box_area(rs_binary_box_intersect(s.left, s.right)) > SPATIAL_ALPHA * c->root_area &&
-                t.budget > t.count) {
+            if (rs_binary_spatial_wanted(c, t, s, node_area)) {
                 RsBinarySplit sp = rs_binary_spatial_split(c, r, t.count, box, bins);
                 if (sp.axis >= 0 && sp.cost < s.cost)
                     s = sp;
@@ -127,7 +130,7 @@ void rs_binary_task_build(RsBinaryBuild* c, RsBinaryTask t)
             uint32_t nl = 0, nr = 0;
             int ok = rs_binary_partition_spatial(c, r, t.count, s, &ls, &nl, &rs, &nr);
             if (ok < 0) {
-                fail(c, "out of memory splitting BVH references");
+                rs_binary_fail(c, "out of memory splitting BVH references");
                 rs_binary_segment_release(t.seg);
                 return;
             }
@@ -166,7 +169,7 @@ void rs_binary_task_build(RsBinaryBuild* c, RsBinaryTask t)
         }
         uint32_t children = atomic_fetch_add(&c->node_count, 2u);
         if (children + 2 > c->node_capacity) {
-            fail(c, "internal error: BVH nodes exceed their budget");
+            rs_binary_fail(c, "internal error: BVH nodes exceed their budget");
             rs_binary_segment_release(lt.seg);
             rs_binary_segment_release(rt.seg);
             return;
@@ -188,7 +191,7 @@ void rs_binary_task_build(RsBinaryBuild* c, RsBinaryTask t)
         /* hand the smaller side to the pool when it is worth a task; go on with the other */
         RsBinaryTask small = lt.count < rt.count ? lt : rt, big = lt.count < rt.count ? rt : lt;
         if (opt->pool && small.count >= TASK_MIN_REFS)
-            push_task(c, small);
+            rs_binary_task_push(c, small);
         else
             rs_binary_task_build(c, small);
         t = big;
