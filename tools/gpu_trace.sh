@@ -65,9 +65,9 @@ scenes=("$@")
 list=$(IFS=,; echo "${scenes[*]}")
 $rs bench-trace --scenes "$list" --json "$res/trace.json" --csv "$res/trace.csv" > "$res/trace.txt" 2>&1
 echo "bench-trace: exit $?"; cat "$res/trace.txt"
-$rs bench-trace --scenes "${scenes[0]}" --sbvh --json "$res/trace-sbvh.json" --csv "$res/trace-sbvh.csv" \
-    > "$res/trace-sbvh.txt" 2>&1
-echo "bench-trace --sbvh: exit $?"; cat "$res/trace-sbvh.txt"
+$rs bench-trace --scenes "${scenes[0]}" --no-sbvh --json "$res/trace-nosbvh.json" --csv "$res/trace-nosbvh.csv" \
+    > "$res/trace-nosbvh.txt" 2>&1
+echo "bench-trace --no-sbvh: exit $?"; cat "$res/trace-nosbvh.txt"
 python3 tools/plot_bench.py "$res/trace.json" -o "$res" > /dev/null 2>&1 || echo "charts: matplotlib missing here"
 
 # every structure against brute force on the big models (GPU traversal, GPU brute force)

@@ -7,7 +7,7 @@
 # BACKEND is cpu or cuda. Every shipped scene (and the reference suite's rough materials and
 # environment map), with both integrators, is rendered through every acceleration structure
 # with every dead-ray strategy the backend has, plus the payload, sorted-ray (by ray, and by
-# ray and material), spatial-split, AOV and tiny-wave variants, at 64x48 and 4 spp, to .pfm
+# ray and material), no-spatial-split, AOV and tiny-wave variants, at 64x48 and 4 spp, to .pfm
 # (32-bit float: the exact bits; the AOV run also to .exr). Lines are "scene integrator accel
 # strategy variant md5"; two runs are compared with `diff`. Within one run and backend every
 # strategy of a (scene, integrator, accel) must agree, which the last line checks ("strategies
@@ -36,7 +36,7 @@ for s in $scenes; do
     echo "$s path bvh2 compact-scan payload --payload"
     echo "$s path bvh8 compact-block sorted --sort-rays"
     echo "$s path bvh8 compact-warp msorted --sort-materials --sort-rays"
-    echo "$s path bvh2 stencil sbvh --sbvh"
+    echo "$s path bvh2 stencil nosbvh --no-sbvh"
     echo "$s path bvh2 stencil aov --aov all"
     echo "$s path bvh2 flags waves --max-memory 64K"
 done | awk '{ print NR, $0 }' > "$tmp/jobs"

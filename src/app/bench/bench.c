@@ -97,7 +97,8 @@ static void bench_usage(FILE* f)
             "  --devices all|LIST      devices to share each frame (default all); with more than one,\n"
             "                          every configuration also runs on the first 1..N-1 of them and a\n"
             "                          scaling table follows\n"
-            "  --backend, --threads, --payload, --seed, --max-memory: as for render\n");
+            "  --backend, --threads, --payload, --seed, --max-memory, --no-sbvh, --sort-rays,\n"
+            "  --sort-materials, --trace-kernel: as for render\n");
 }
 
 static int parse_list(const char* text, char** items, int max, char* storage, size_t storage_size)
