@@ -44,6 +44,8 @@ static void cuda_destroy(RsBackend* base)
     cudaFree(b->image);
     rs_denoise_scratch_gpu_free(&b->denoise);
     rs_display_scratch_free(&b->display);
+    if (b->display_host)
+        cudaHostUnregister(b->display_host);
     cudaFree(b->span_staging);
     if (b->counts_ready)
         cudaEventDestroy(b->counts_ready);

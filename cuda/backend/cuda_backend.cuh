@@ -78,6 +78,7 @@ typedef struct RsCudaBackend {
     RsCompactScratch scratch;
     RsSortScratch sort;
     RsDisplayScratch display;
+    void* display_host;        /* the caller's RGBA buffer, page-locked by cudaHostRegister (film_ops.cu) */
     RsFloat4* span_staging; /* packed span film for read/write_film_span */
     uint32_t span_staging_capacity;
     cudaEvent_t counts_ready; /* recorded after drop_dead's counter copy */

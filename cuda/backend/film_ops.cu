@@ -116,6 +116,24 @@ int rs_cuda_backend_read_image(RsBackend* base, RsFloat4* image, RsError* err)
     return 0;
 }
 
+/* The viewer hands the same RGBA buffer every frame (RsDisplaySettings.same_rgba). Copying 8 MB (1080p) into pageable memory
+ * goes through a staging buffer at a few GB/s, milliseconds of every frame in which the GPU
+ * has nothing queued; page-locked once, the copy runs at the bus's speed. Where the system
+ * refuses (already registered by another device's backend, no page-locked memory left) the
+ * copy stays pageable, which is slower but right, so the refusal is cleared, not reported. */
+static void pin_display_buffer(RsCudaBackend* b, uint8_t* rgba)
+{
+    if (b->display_host == rgba)
+        return;
+    if (b->display_host)
+        cudaHostUnregister(b->display_host);
+    b->display_host = NULL;
+    if (cudaHostRegister(rgba, (size_t)b->film_pixels * 4, cudaHostRegisterPortable) == cudaSuccess)
+        b->display_host = rgba;
+    else
+        (void)cudaGetLastError();
+}
+
 int rs_cuda_backend_display(RsBackend* base, const RsDisplaySettings* settings, uint8_t* rgba, RsDisplayStats* stats,
                             RsError* err)
 {
@@ -135,6 +153,8 @@ int rs_cuda_backend_display(RsBackend* base, const RsDisplaySettings* settings, 
     }
     RS_CUDA(&b->ctx, rs_launch_display(source, b->film_pixels, settings->exposure, settings->auto_exposure,
                                        settings->curve, &b->display, b->stream));
+    if (settings->same_rgba)
+        pin_display_buffer(b, rgba);
     RsDeviceDisplayStats d;
     RS_CUDA(&b->ctx, cudaMemcpyAsync(&d, b->display.stats, sizeof d, cudaMemcpyDeviceToHost, b->stream));
     RS_CUDA(&b->ctx, cudaMemcpyAsync(rgba, b->display.rgba, (size_t)b->film_pixels * 4, cudaMemcpyDeviceToHost,

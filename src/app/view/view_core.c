@@ -112,6 +112,7 @@ int rs_viewer_open(RsViewer* v, const char* scene_path, const RsCommonOptions* o
     v->camera_home = 1;
 
     v->display.auto_exposure = 1;
+    v->display.same_rgba = 1; /* v->rgba lives until after the renderer (rs_viewer_close) */
     v->display.curve = RS_TONE_CLAMP;
     v->hud = 1;
     v->slice_paths = pixels_of(v) / 8 > 1024 ? pixels_of(v) / 8 : 1024;

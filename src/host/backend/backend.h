@@ -115,6 +115,8 @@ typedef struct RsDisplaySettings {
     uint32_t curve;    /* RS_TONE_* */
     uint32_t layer;    /* RS_LAYER_* (aov.h) shown; anything but beauty needs AOVs */
     int denoise;       /* with layer beauty: show it denoised (needs AOVs) */
+    int same_rgba;     /* the caller passes one rgba buffer to every display call and frees it only
+                          after the renderer: the CUDA backend may page-lock it (film_ops.cu) */
 } RsDisplaySettings;
 
 /* An image made from the film (make_image): one layer, or the denoised beauty. */

@@ -6,7 +6,8 @@
  *     the least recently run), until each has RS_AUTO_SAMPLES measurements; a candidate's very first
  *     measurement, in whatever bucket, is thrown away (first launches, first allocations and
  *     cold caches are not the strategy's cost);
- *   - then the cheapest is used, and one of its bounces in RS_AUTO_SAMPLE_EVERY is timed;
+ *   - then the cheapest is used (with some stickiness: RS_AUTO_STAY), and one of its bounces in
+ *     RS_AUTO_SAMPLE_EVERY is timed;
  *   - every RS_AUTO_REVISIT-th visit runs another candidate once, the runner-up and the least
  *     recently measured in turn, so that a changed camera or scene (the viewer) is followed.
  *     The runner-up is usually close, so looking again costs little; the least recently
@@ -36,6 +37,27 @@ void rs_deadray_auto_init(RsDeadRayAuto* a, RsBackendKind kind)
     for (size_t i = 0; i < RS_AUTO_MAX_CANDIDATES; ++i)
         if (rs_deadray_supported(list[i], kind))
             a->candidate[a->count++] = list[i];
+    for (int b = 0; b < RS_AUTO_BUCKETS; ++b)
+        a->bucket[b].current = -1;
+}
+
+/* The arm to exploit: the cheapest, unless the bucket's current arm or, failing that, the
+ * cheapest of the previous bounce's family is within RS_AUTO_STAY of it. */
+static int settle(const RsDeadRayAuto* a, const RsAutoBucket* b, int best, RsDeadRay previous)
+{
+    double limit = b->arm[best].cost * RS_AUTO_STAY;
+    if (b->current >= 0 && b->arm[b->current].cost <= limit &&
+        (previous == RS_DEADRAY_AUTO ||
+         rs_deadray_is_compaction(a->candidate[b->current]) == rs_deadray_is_compaction(previous)))
+        return b->current;
+    if (previous == RS_DEADRAY_AUTO || rs_deadray_is_compaction(a->candidate[best]) == rs_deadray_is_compaction(previous))
+        return best;
+    int same = -1;
+    for (int i = 0; i < (int)a->count; ++i)
+        if (rs_deadray_is_compaction(a->candidate[i]) == rs_deadray_is_compaction(previous) &&
+            (same < 0 || b->arm[i].cost < b->arm[same].cost))
+            same = i;
+    return same >= 0 && b->arm[same].cost <= limit ? same : best;
 }
 
 void rs_deadray_auto_next_wave(RsDeadRayAuto* a) { a->waves++; }
@@ -77,7 +99,7 @@ static void ranked(const RsAutoBucket* b, uint32_t count, int* best, int* second
     }
 }
 
-RsDeadRay rs_deadray_auto_choose(RsDeadRayAuto* a, uint32_t bucket)
+RsDeadRay rs_deadray_auto_choose(RsDeadRayAuto* a, uint32_t bucket, RsDeadRay previous)
 {
     a->measure = 1;
     if (a->count == 0)
@@ -101,7 +123,8 @@ RsDeadRay rs_deadray_auto_choose(RsDeadRayAuto* a, uint32_t bucket)
     ranked(b, a->count, &best, &second);
     if (second < 0 || visit % RS_AUTO_REVISIT != 0) {
         a->measure = visit % RS_AUTO_SAMPLE_EVERY == 0;
-        return a->candidate[best];
+        b->current = settle(a, b, best, previous);
+        return a->candidate[b->current];
     }
     if ((visit / RS_AUTO_REVISIT) % 2 == 1)
         return a->candidate[second];

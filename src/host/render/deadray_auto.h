@@ -40,6 +40,11 @@
  * are not timed at all: on the GPU a timed bounce costs two events and a read of them, which in
  * sub-millisecond frames (small scenes, the viewer) was several percent of the frame */
 #define RS_AUTO_SAMPLE_EVERY 8
+/* while exploiting, a bucket keeps its current strategy unless another measured more than this
+ * much cheaper, and stays in the previous bounce's family within this of the cheapest: costs a
+ * percent apart flipped the choice back and forth, each flip a conversion (about 0.02 ms on the
+ * H100), which in sub-millisecond frames lost more than the choice won */
+#define RS_AUTO_STAY 1.03
 
 typedef struct RsAutoArm {
     double cost;         /* seconds per ray entering: mean of the first samples, then a moving average */
@@ -50,6 +55,7 @@ typedef struct RsAutoArm {
 typedef struct RsAutoBucket {
     RsAutoArm arm[RS_AUTO_MAX_CANDIDATES];
     uint32_t visits;
+    int current; /* the arm exploitation last chose, -1 before */
 } RsAutoBucket;
 
 typedef struct RsDeadRayAuto {
@@ -72,8 +78,11 @@ uint32_t rs_deadray_auto_bucket(uint32_t depth, uint32_t live, uint32_t paths);
  * and their conversions inside it, and each measured bounce follows bounces of its own kind,
  * as it will when the strategy is chosen for good. */
 void rs_deadray_auto_next_wave(RsDeadRayAuto* a);
-/* The strategy for the next bounce of the bucket (counts a visit); sets a->measure. */
-RsDeadRay rs_deadray_auto_choose(RsDeadRayAuto* a, uint32_t bucket);
+/* The strategy for the next bounce of the bucket (counts a visit); sets a->measure. `previous`:
+ * the strategy of the bounce before in the same wave (RS_DEADRAY_AUTO for the first): while
+ * exploiting, a candidate of the previous bounce's family (RS_AUTO_STAY of the cheapest, or
+ * closer) is kept rather than paying a conversion for a difference within the noise. */
+RsDeadRay rs_deadray_auto_choose(RsDeadRayAuto* a, uint32_t bucket, RsDeadRay previous);
 /* A bounce of the bucket ran with strategy d in `seconds`, `live` of `paths` rays entering. */
 void rs_deadray_auto_record(RsDeadRayAuto* a, uint32_t bucket, RsDeadRay d, double seconds, uint32_t live,
                             uint32_t paths);

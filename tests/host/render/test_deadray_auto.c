@@ -42,7 +42,7 @@ static void run(RsDeadRayAuto* a, uint32_t bucket, uint32_t n, int changed, RsDe
 {
     for (uint32_t v = 0; v < n; ++v) {
         rs_deadray_auto_next_wave(a); /* a visit per wave, as wavefront.c makes it */
-        RsDeadRay d = rs_deadray_auto_choose(a, bucket);
+        RsDeadRay d = rs_deadray_auto_choose(a, bucket, RS_DEADRAY_AUTO);
         uint32_t live = live_of(bucket, v);
         CHECK(rs_deadray_auto_bucket(bucket / RS_AUTO_FRACTIONS + 1, live, PATHS) == bucket,
               "live %u is not in bucket %u", live, bucket);
@@ -172,15 +172,50 @@ static void test_lockstep(void)
     int seen[RS_DEADRAY_COUNT] = {0};
     for (uint32_t w = 0; w < a.count; ++w) {
         rs_deadray_auto_next_wave(&a);
-        RsDeadRay first = rs_deadray_auto_choose(&a, 0);
+        RsDeadRay first = rs_deadray_auto_choose(&a, 0, RS_DEADRAY_AUTO);
         seen[first]++;
         for (uint32_t bucket = 1; bucket < 40; bucket += 7)
-            CHECK(rs_deadray_auto_choose(&a, bucket) == first, "wave %u: bucket %u left the wave's candidate %s", w,
+            CHECK(rs_deadray_auto_choose(&a, bucket, first) == first, "wave %u: bucket %u left the wave's candidate %s", w,
                   bucket, rs_deadray_name(first));
     }
     for (uint32_t i = 0; i < a.count; ++i)
         CHECK(seen[a.candidate[i]] == 1, "the first waves did not go round the candidates (%s: %d)",
               rs_deadray_name(a.candidate[i]), seen[a.candidate[i]]);
+}
+
+/* Costs within RS_AUTO_STAY of each other: the previous bounce's family is kept (no conversion
+ * for nothing), and a bucket keeps its current choice; a clear difference still wins. */
+static void test_stay(void)
+{
+    RsDeadRayAuto a;
+    rs_deadray_auto_init(&a, RS_BACKEND_CUDA);
+    const uint32_t bucket = 9, live = PATHS / 2 - 7;
+    for (int v = 0; v < 12; ++v) { /* warm-up and exploration */
+        rs_deadray_auto_next_wave(&a);
+        RsDeadRay d = rs_deadray_auto_choose(&a, bucket, RS_DEADRAY_AUTO);
+        double per_ray = d == RS_DEADRAY_STENCIL ? 1.00e-8 : d == RS_DEADRAY_COMPACT_WARP ? 0.98e-8 : 1.10e-8;
+        rs_deadray_auto_record(&a, bucket, d, per_ray * live, live, PATHS);
+    }
+    CHECK(rs_deadray_auto_best(&a, bucket) == RS_DEADRAY_COMPACT_WARP, "the cheapest is compact-warp, not %s",
+          rs_deadray_name(rs_deadray_auto_best(&a, bucket)));
+    RsDeadRay after_stencil = rs_deadray_auto_choose(&a, bucket, RS_DEADRAY_STENCIL);
+    CHECK(after_stencil == RS_DEADRAY_STENCIL, "after a stencil bounce, 2%% cheaper compact-warp was taken (%s)",
+          rs_deadray_name(after_stencil));
+    RsDeadRay unchained = rs_deadray_auto_choose(&a, bucket, RS_DEADRAY_AUTO);
+    CHECK(unchained == RS_DEADRAY_STENCIL, "the bucket left its current stencil for 2%% (%s)", rs_deadray_name(unchained));
+    RsDeadRay after_cub = rs_deadray_auto_choose(&a, bucket, RS_DEADRAY_COMPACT_CUB);
+    CHECK(after_cub == RS_DEADRAY_COMPACT_WARP, "after a compaction, the cheapest compaction: %s", rs_deadray_name(after_cub));
+    /* compact-warp at half the cost: taken whatever came before */
+    RsDeadRayAuto c;
+    rs_deadray_auto_init(&c, RS_BACKEND_CUDA);
+    for (int v = 0; v < 12; ++v) {
+        rs_deadray_auto_next_wave(&c);
+        RsDeadRay d = rs_deadray_auto_choose(&c, bucket, RS_DEADRAY_AUTO);
+        double per_ray = d == RS_DEADRAY_COMPACT_WARP ? 0.5e-8 : 1e-8;
+        rs_deadray_auto_record(&c, bucket, d, per_ray * live, live, PATHS);
+    }
+    RsDeadRay clear = rs_deadray_auto_choose(&c, bucket, RS_DEADRAY_STENCIL);
+    CHECK(clear == RS_DEADRAY_COMPACT_WARP, "a clear win was not taken after stencil (%s)", rs_deadray_name(clear));
 }
 
 static void test_cpu_has_no_cub(void)
@@ -201,6 +236,7 @@ int main(void)
     test_candidates();
     test_explore_exploit();
     test_lockstep();
+    test_stay();
     test_cpu_has_no_cub();
     return rs_test_finish("test_deadray_auto");
 }
