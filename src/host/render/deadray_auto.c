@@ -74,7 +74,8 @@ uint32_t rs_deadray_auto_fraction(uint32_t live, uint32_t paths)
 uint32_t rs_deadray_auto_bucket(uint32_t depth, uint32_t live, uint32_t paths)
 {
     uint32_t d = depth < 1 ? 1 : depth > RS_AUTO_DEPTHS ? RS_AUTO_DEPTHS : depth;
-    return (d - 1) * RS_AUTO_FRACTIONS + rs_deadray_auto_fraction(live, paths);
+    uint32_t size = paths < (1u << 18) ? 0u : paths < (1u << 20) ? 1u : paths < (1u << 22) ? 2u : 3u;
+    return (size * RS_AUTO_DEPTHS + d - 1) * RS_AUTO_FRACTIONS + rs_deadray_auto_fraction(live, paths);
 }
 
 static int arm_of(const RsDeadRayAuto* a, RsDeadRay d)

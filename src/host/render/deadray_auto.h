@@ -26,7 +26,9 @@
 
 #define RS_AUTO_FRACTIONS 8
 #define RS_AUTO_DEPTHS 12
-#define RS_AUTO_BUCKETS (RS_AUTO_FRACTIONS * RS_AUTO_DEPTHS)
+/* wave sizes: below 2^18 paths, 2^20, 2^22, and larger */
+#define RS_AUTO_SIZES 4
+#define RS_AUTO_BUCKETS (RS_AUTO_FRACTIONS * RS_AUTO_DEPTHS * RS_AUTO_SIZES)
 /* stencil, compact-warp, and compact-cub (CUDA) or compact-scan (CPU) */
 #define RS_AUTO_MAX_CANDIDATES 3
 /* measured bounces per (bucket, candidate) before the chooser exploits: GPU event times of a
@@ -71,7 +73,11 @@ typedef struct RsDeadRayAuto {
 void rs_deadray_auto_init(RsDeadRayAuto* a, RsBackendKind kind);
 /* The live-fraction step of `live` of `paths` rays: 0 (more than half) .. RS_AUTO_FRACTIONS - 1. */
 uint32_t rs_deadray_auto_fraction(uint32_t live, uint32_t paths);
-/* The bucket of a bounce of depth `depth` (1-based) that `live` of `paths` rays enter. */
+/* The bucket of a bounce of depth `depth` (1-based) that `live` of `paths` rays enter (a wave of
+ * `paths` paths). The wave's size is part of it: a bounce's fixed costs (launches, the wait
+ * for its counts) weigh more per ray in a small wave, and the viewer starts with small slices
+ * before it grows them to its frame budget, so costs measured on small waves must not decide
+ * for large ones. */
 uint32_t rs_deadray_auto_bucket(uint32_t depth, uint32_t live, uint32_t paths);
 /* A wave begins. Buckets that still explore all take the wave's candidate (the waves go round
  * the candidates), so that an exploring wave runs one strategy throughout: no family changes

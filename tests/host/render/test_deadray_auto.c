@@ -71,7 +71,17 @@ static void test_buckets(void)
     /* depth keeps camera rays apart from the bounces after them, whatever the fraction */
     CHECK(rs_deadray_auto_bucket(1, PATHS, PATHS) != rs_deadray_auto_bucket(2, PATHS, PATHS), "depths 1 and 2 share");
     CHECK(rs_deadray_auto_bucket(2, PATHS / 4, PATHS) == RS_AUTO_FRACTIONS + 2, "depth 2, a quarter alive");
-    CHECK(rs_deadray_auto_bucket(RS_AUTO_DEPTHS + 40, 1, PATHS) == RS_AUTO_BUCKETS - 1, "deep, few: the last bucket");
+    CHECK(rs_deadray_auto_bucket(RS_AUTO_DEPTHS + 40, 1, PATHS) == RS_AUTO_DEPTHS * RS_AUTO_FRACTIONS - 1,
+          "deep, few: the last bucket of small waves");
+    CHECK(rs_deadray_auto_bucket(RS_AUTO_DEPTHS + 40, 1, 1u << 23) == RS_AUTO_BUCKETS - 1,
+          "deep, few, in a big wave: the last bucket");
+    /* wave sizes apart: the viewer's first small slices do not decide for its later large ones */
+    CHECK(rs_deadray_auto_bucket(3, 1000, 100000) != rs_deadray_auto_bucket(3, 40000, 4000000),
+          "a small and a large wave share a bucket");
+    CHECK(rs_deadray_auto_bucket(3, 3000000, 4000000) == rs_deadray_auto_bucket(3, 3100000, 4100000),
+          "waves of 4.0 and 4.1 million paths, three quarters alive, in different buckets");
+    for (uint32_t paths = 1; paths < (1u << 30); paths = paths * 3 + 1)
+        CHECK(rs_deadray_auto_bucket(RS_AUTO_DEPTHS, 1, paths) < RS_AUTO_BUCKETS, "bucket out of range for %u", paths);
     CHECK(rs_deadray_auto_bucket(RS_AUTO_DEPTHS, 1, PATHS) == rs_deadray_auto_bucket(RS_AUTO_DEPTHS + 1, 1, PATHS),
           "depths past RS_AUTO_DEPTHS share");
 }
