@@ -17,7 +17,14 @@
 #include "cuda/deadray/live_set.cuh"
 #include "kernel/accel/bvh8.h"
 
-#define RS_REFETCH_LANES 20
+/* Refetch once fewer lanes than this are busy. On an H100 (Sponza, SBVH, 1080p) 12, 16, 20,
+ * 24 and 28 gave bounce rays 1.44, 1.47, 1.53, 1.58 and 1.60 G/s and shadow rays 2.41, 2.51,
+ * 2.55, 2.61 and 2.65 G/s: with short node visits, refilling lanes early pays for the
+ * atomic (tools/bench/results/traversal/experiment-refetch-*). An experiment may build with
+ * another (-DRS_REFETCH_LANES=N). */
+#ifndef RS_REFETCH_LANES
+#define RS_REFETCH_LANES 28
+#endif
 
 /* Hands out tickets 0..n-1 from *counter (zeroed before the launch) to the warps' idle lanes.
  * begin(ticket, &walk) starts the lane's walk and returns whether there is one (a dead row has
