@@ -37,8 +37,13 @@
  * interior child out of the node group, pushes what is left, and replaces both groups by the
  * child's. The stack holds only node groups, one per level at most, so it needs no more than
  * the tree's depth of entries: the builder refuses trees deeper than RS_BVH8_STACK. Where the
- * stack lives is the caller's choice (RsTraceStack): a local array on the CPU, the block's
- * shared memory on the GPU, so no local memory is touched in the loop.
+ * stack lives is the caller's choice (RsTraceStack): a local array on the CPU; on the GPU the
+ * block's shared memory for the first 16 entries and a per-thread array beyond, so no local
+ * memory is touched in the loop unless a tree is deeper than 16 levels.
+ *
+ * The box test of the GPU (rs_bvh8_slab_hit) uses Hopper's three-way integer min/max on the
+ * planes' float bits; the CPU compares floats. The two agree except for an exit plane at
+ * exactly -0, which cannot hold a hit with t > 0 (see there).
  */
 #ifndef RS_KERNEL_ACCEL_BVH8_H
 #define RS_KERNEL_ACCEL_BVH8_H
