@@ -41,8 +41,8 @@ void rs_deadray_auto_init(RsDeadRayAuto* a, RsBackendKind kind)
         a->bucket[b].current = -1;
 }
 
-/* The arm to exploit: the cheapest, unless the bucket's current arm or, failing that, the
- * cheapest of the previous bounce's family is within RS_AUTO_STAY of it. */
+/* The arm to exploit: the cheapest, unless the bucket's current arm is within RS_AUTO_STAY of
+ * it, or the cheapest of the previous bounce's family within RS_AUTO_FAMILY_STAY. */
 static int settle(const RsDeadRayAuto* a, const RsAutoBucket* b, int best, RsDeadRay previous)
 {
     double limit = b->arm[best].cost * RS_AUTO_STAY;
@@ -57,7 +57,7 @@ static int settle(const RsDeadRayAuto* a, const RsAutoBucket* b, int best, RsDea
         if (rs_deadray_is_compaction(a->candidate[i]) == rs_deadray_is_compaction(previous) &&
             (same < 0 || b->arm[i].cost < b->arm[same].cost))
             same = i;
-    return same >= 0 && b->arm[same].cost <= limit ? same : best;
+    return same >= 0 && b->arm[same].cost <= b->arm[best].cost * RS_AUTO_FAMILY_STAY ? same : best;
 }
 
 void rs_deadray_auto_next_wave(RsDeadRayAuto* a) { a->waves++; }

@@ -47,6 +47,13 @@
  * percent apart flipped the choice back and forth, each flip a conversion (about 0.02 ms on the
  * H100), which in sub-millisecond frames lost more than the choice won */
 #define RS_AUTO_STAY 1.03
+/* the same for staying in the previous bounce's family: a change of family also pays a
+ * conversion, which the exploring waves (one strategy throughout) never measured. In the H100
+ * bench suite 1.03, 1.10 and 1.25 left 20, 14 and 16 of 48 rows more than 3% behind the best
+ * fixed strategy (worst 0.922, 0.936, 0.882); two runs of one setting differ by about five rows */
+#ifndef RS_AUTO_FAMILY_STAY
+#define RS_AUTO_FAMILY_STAY 1.10
+#endif
 
 typedef struct RsAutoArm {
     double cost;         /* seconds per ray entering: mean of the first samples, then a moving average */
