@@ -25,6 +25,16 @@
 #else
 #define RS_TRACE_LAUNCH_BOUNDS __launch_bounds__(RS_TRACE_BLOCK)
 #endif
+/* The persistent shadow-ray kernel asks for 9 blocks an SM, which caps it at 56 registers (it
+ * took 64, 8 blocks): on an H100 Sponza's shadow rays went 2.61 -> 2.70 G/s and
+ * a path-traced frame's connect 29.9 -> 28.8 ms. The same cap on extend made camera rays 3%
+ * slower, and the instanced shadow kernels spilled, so they keep nvcc's choice
+ * (tools/bench/results/traversal/experiment-minblocks9-*). */
+#ifndef RS_TRACE_MIN_BLOCKS
+#define RS_CONNECT_LAUNCH_BOUNDS __launch_bounds__(RS_TRACE_BLOCK, 9)
+#else
+#define RS_CONNECT_LAUNCH_BOUNDS RS_TRACE_LAUNCH_BOUNDS
+#endif
 
 #define RS_TRACE_STACK_DECLARE(accel, name)                                                            \
     __shared__ uint64_t name##_memory[((accel) & RS_ACCEL_KIND_MASK) == RS_ACCEL_BVH8 ? RS_TRACE_STACK_ENTRIES * RS_TRACE_BLOCK : 1]; \
