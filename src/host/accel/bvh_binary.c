@@ -17,16 +17,6 @@
 
 float rs_box_half_area(RsVec3 lo, RsVec3 hi) { return rs_binary_half_area(lo, hi); }
 
-static void set_axis(RsVec3* v, int axis, float x)
-{
-    if (axis == 0)
-        v->x = x;
-    else if (axis == 1)
-        v->y = x;
-    else
-        v->z = x;
-}
-
 /* Float box enclosing a box given in double: rounded outwards. */
 static RsBinaryBox box_from_double(const double lo[3], const double hi[3])
 {
@@ -85,8 +75,8 @@ void rs_prim_bounds(const RsPrim* p, RsVec3* lo, RsVec3* hi)
 RsBinaryBox rs_binary_clip_prim(const RsPrim* p, RsBinaryBox within, int axis, float a, float b)
 {
     RsBinaryBox slab = within;
-    set_axis(&slab.lo, axis, rs_maxf(rs_binary_axis(within.lo, axis), a));
-    set_axis(&slab.hi, axis, rs_minf(rs_binary_axis(within.hi, axis), b));
+    rs_binary_set_axis(&slab.lo, axis, rs_maxf(rs_binary_axis(within.lo, axis), a));
+    rs_binary_set_axis(&slab.hi, axis, rs_minf(rs_binary_axis(within.hi, axis), b));
     if (rs_prim_type(p) == RS_PRIM_SPHERE)
         return slab;
     double v[3][3];

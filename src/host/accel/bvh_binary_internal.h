@@ -124,6 +124,16 @@ static inline RsVec3 rs_binary_centroid(RsBinaryBox b) { return rs_scale(rs_add(
 
 static inline float rs_binary_axis(RsVec3 v, int axis) { return rs_vec3_get(v, axis); }
 
+static inline void rs_binary_set_axis(RsVec3* v, int axis, float x)
+{
+    if (axis == 0)
+        v->x = x;
+    else if (axis == 1)
+        v->y = x;
+    else
+        v->z = x;
+}
+
 /* ---- segments ---- */
 
 static inline void rs_binary_segment_release(RsBinarySegment* seg)
@@ -209,6 +219,11 @@ void rs_binary_fail(RsBinaryBuild* c, const char* message);
 /* Whether a node whose best object split is `object` tries a spatial split: enabled, the
  * children overlap by more than SPATIAL_ALPHA of the root's area, and budget is left. */
 int rs_binary_spatial_wanted(const RsBinaryBuild* c, RsBinaryTask t, RsBinarySplit object, float node_area);
+/* Makes node t.node interior over `box` with two new children, and gives lt and rt (t's
+ * references, split between them) those nodes, their share of t's budget and the next depth.
+ * -1 when the node budget is spent (the failure is recorded and the children's segments
+ * released). */
+int rs_binary_link_children(RsBinaryBuild* c, RsBinaryTask t, RsBinaryBox box, RsBinaryTask* lt, RsBinaryTask* rt);
 /* Puts t on the task stack for any worker (bvh_binary_top.c fills it before the workers start). */
 void rs_binary_task_push(RsBinaryBuild* c, RsBinaryTask t);
 

@@ -130,16 +130,6 @@ static float spatial_plane(RsBinaryBox box, int axis, int i, int bins)
     return lo + (hi - lo) * ((float)i / (float)bins);
 }
 
-static void set_axis_f(RsVec3* v, int axis, float x)
-{
-    if (axis == 0)
-        v->x = x;
-    else if (axis == 1)
-        v->y = x;
-    else
-        v->z = x;
-}
-
 /* A triangle's vertices sorted along one axis (w: their coordinates on it), for the sweep below. */
 typedef struct SweepTri {
     RsVec3 v[3];
@@ -206,9 +196,9 @@ static void bin_straddler(const RsPrim* p, RsBinaryBox rb, int axis, int b0, int
         for (int b = b0; b <= b1; ++b) {
             RsBinaryBox piece = rb;
             if (b > b0)
-                set_axis_f(&piece.lo, axis, spatial_plane(box, axis, b, bins));
+                rs_binary_set_axis(&piece.lo, axis, spatial_plane(box, axis, b, bins));
             if (b < b1)
-                set_axis_f(&piece.hi, axis, spatial_plane(box, axis, b + 1, bins));
+                rs_binary_set_axis(&piece.hi, axis, spatial_plane(box, axis, b + 1, bins));
             rs_binary_box_grow(&bin_box[b], piece);
         }
         return;
@@ -228,9 +218,9 @@ static void bin_straddler(const RsPrim* p, RsBinaryBox rb, int axis, int b0, int
             }
         piece = rs_binary_box_intersect(piece, rb);
         if (b > b0)
-            set_axis_f(&piece.lo, axis, x0);
+            rs_binary_set_axis(&piece.lo, axis, x0);
         if (b < b1)
-            set_axis_f(&piece.hi, axis, x1);
+            rs_binary_set_axis(&piece.hi, axis, x1);
         if (box_valid(piece))
             rs_binary_box_grow(&bin_box[b], piece);
         prev = next;

@@ -53,6 +53,32 @@ int rs_binary_spatial_wanted(const RsBinaryBuild* c, RsBinaryTask t, RsBinarySpl
            t.budget > t.count;
 }
 
+int rs_binary_link_children(RsBinaryBuild* c, RsBinaryTask t, RsBinaryBox box, RsBinaryTask* lt, RsBinaryTask* rt)
+{
+    uint32_t children = atomic_fetch_add(&c->node_count, 2u);
+    if (children + 2 > c->node_capacity) {
+        rs_binary_fail(c, "internal error: BVH nodes exceed their budget");
+        rs_binary_segment_release(lt->seg);
+        rs_binary_segment_release(rt->seg);
+        return -1;
+    }
+    RsBinaryNode* n = &c->nodes[t.node];
+    n->lo = box.lo;
+    n->hi = box.hi;
+    n->left = children;
+    n->right = children + 1;
+    n->first = 0;
+    n->count = 0;
+    lt->node = children;
+    rt->node = children + 1;
+    /* the budget follows the references; each child keeps at least its own */
+    uint64_t total = (uint64_t)lt->count + rt->count;
+    lt->budget = (uint32_t)((uint64_t)t.budget * lt->count / total);
+    rt->budget = (uint32_t)((uint64_t)t.budget * rt->count / total);
+    lt->depth = rt->depth = t.depth + 1;
+    return 0;
+}
+
 void rs_binary_task_push(RsBinaryBuild* c, RsBinaryTask t)
 {
     pthread_mutex_lock(&c->lock);
@@ -167,27 +193,8 @@ void rs_binary_task_build(RsBinaryBuild* c, RsBinaryTask t)
             rt.first = t.first + nl;
             rt.count = t.count - nl;
         }
-        uint32_t children = atomic_fetch_add(&c->node_count, 2u);
-        if (children + 2 > c->node_capacity) {
-            rs_binary_fail(c, "internal error: BVH nodes exceed their budget");
-            rs_binary_segment_release(lt.seg);
-            rs_binary_segment_release(rt.seg);
+        if (rs_binary_link_children(c, t, box, &lt, &rt))
             return;
-        }
-        RsBinaryNode* n = &c->nodes[t.node];
-        n->lo = box.lo;
-        n->hi = box.hi;
-        n->left = children;
-        n->right = children + 1;
-        n->first = 0;
-        n->count = 0;
-        lt.node = children;
-        rt.node = children + 1;
-        /* the budget follows the references; each child keeps at least its own */
-        uint64_t total = (uint64_t)lt.count + rt.count;
-        lt.budget = (uint32_t)((uint64_t)t.budget * lt.count / total);
-        rt.budget = (uint32_t)((uint64_t)t.budget * rt.count / total);
-        lt.depth = rt.depth = t.depth + 1;
         /* hand the smaller side to the pool when it is worth a task; go on with the other */
         RsBinaryTask small = lt.count < rt.count ? lt : rt, big = lt.count < rt.count ? rt : lt;
         if (opt->pool && small.count >= TASK_MIN_REFS)

@@ -227,25 +227,8 @@ static int split_top(TopJob* j, uint32_t workers, RsBinaryTask t, RsBinaryTask* 
         rt.first = t.first + nl;
         rt.count = t.count - nl;
     }
-    uint32_t children = atomic_fetch_add(&c->node_count, 2u);
-    if (children + 2 > c->node_capacity) {
-        rs_binary_fail(c, "internal error: BVH nodes exceed their budget");
-        rs_binary_segment_release(lt.seg);
-        rs_binary_segment_release(rt.seg);
-        return 0;
-    }
-    RsBinaryNode* node = &c->nodes[t.node];
-    node->lo = box.lo;
-    node->hi = box.hi;
-    node->left = children;
-    node->right = children + 1;
-    node->first = node->count = 0;
-    lt.node = children;
-    rt.node = children + 1;
-    uint64_t total = (uint64_t)lt.count + rt.count;
-    lt.budget = (uint32_t)((uint64_t)t.budget * lt.count / total);
-    rt.budget = (uint32_t)((uint64_t)t.budget * rt.count / total);
-    lt.depth = rt.depth = t.depth + 1;
+    if (rs_binary_link_children(c, t, box, &lt, &rt))
+        return 0; /* recorded: the build fails */
     RsBinaryTask kids[2] = {lt, rt};
     for (int k = 0; k < 2; ++k) {
         if (kids[k].count >= RS_BINARY_TOP_MIN_REFS && kids[k].depth < RS_BINARY_MAX_DEPTH)
