@@ -66,6 +66,25 @@ static void compare_cpu_gpu(const RsScene* scene, const char* file, uint32_t int
     free(b);
 }
 
+/* Renders with cfg and checks film and ray counts against the GPU flags reference; returns
+ * whether it rendered (stats then hold the render's). */
+static int matches_reference(const RsScene* scene, const RsBackendConfig* cfg, const TestRender* tr,
+                             const RsFloat4* ref, const RsTraceStats* ref_stats, const char* what, RsTraceStats* stats)
+{
+    RsError err = {{0}};
+    RsFloat4* film = test_render(scene, cfg, tr, stats, &err);
+    CHECK(film != NULL, "%s: %s", what, err.message);
+    if (!film)
+        return 0;
+    CHECK(memcmp(film, ref, (size_t)tr->width * tr->height * sizeof *ref) == 0, "%s: image differs from GPU flags",
+          what);
+    CHECK(memcmp(stats->live_at_depth, ref_stats->live_at_depth, sizeof stats->live_at_depth) == 0 &&
+              stats->shadow_rays == ref_stats->shadow_rays,
+          "%s: ray counts differ from GPU flags", what);
+    free(film);
+    return 1;
+}
+
 static void compare_strategies(const RsScene* scene, const char* file, uint32_t integrator)
 {
     RsError err = {{0}};
@@ -76,7 +95,6 @@ static void compare_strategies(const RsScene* scene, const char* file, uint32_t 
     CHECK(ref != NULL, "%s", err.message);
     if (!ref)
         return;
-    uint32_t pixels = tr.width * tr.height;
     const char* accel = rs_accel_name(scene->accel.view.kind);
     int kernels = scene->accel.view.kind == RS_ACCEL_BVH8 ? 2 : 1;
     for (int d = 0; d < RS_DEADRAY_COUNT; ++d) {
@@ -97,16 +115,7 @@ static void compare_strategies(const RsScene* scene, const char* file, uint32_t 
                                  rs_deadray_name((RsDeadRay)d), payload ? " payload" : "", split ? " waves of 4000" : "",
                                  sort & 1 ? " sorted" : "", sort & 2 ? " by material" : "",
                                  kernel ? " persistent extend" : "");
-                        rs_error_clear(&err);
-                        RsFloat4* film = test_render(scene, &cfg, &t2, &stats, &err);
-                        CHECK(film != NULL, "%s: %s", what, err.message);
-                        if (!film)
-                            continue;
-                        CHECK(memcmp(film, ref, pixels * sizeof *ref) == 0, "%s: image differs from GPU flags", what);
-                        CHECK(memcmp(stats.live_at_depth, ref_stats.live_at_depth, sizeof stats.live_at_depth) == 0 &&
-                                  stats.shadow_rays == ref_stats.shadow_rays,
-                              "%s: ray counts differ from GPU flags", what);
-                        free(film);
+                        matches_reference(scene, &cfg, &t2, ref, &ref_stats, what, &stats);
                     }
                 }
             }
@@ -128,18 +137,9 @@ static void compare_strategies(const RsScene* scene, const char* file, uint32_t 
             char what[200];
             snprintf(what, sizeof what, "%s %s %s auto schedule %d%s%s", file, accel, rs_integrator_name(integrator), k,
                      cfg.payload ? " payload" : "", cfg.sort_rays ? " sorted" : "");
-            rs_error_clear(&err);
-            RsFloat4* film = test_render(scene, &cfg, &t2, &stats, &err);
-            CHECK(film != NULL, "%s: %s", what, err.message);
-            if (!film)
-                continue;
-            CHECK(memcmp(film, ref, pixels * sizeof *ref) == 0, "%s: image differs from GPU flags", what);
-            CHECK(memcmp(stats.live_at_depth, ref_stats.live_at_depth, sizeof stats.live_at_depth) == 0 &&
-                      stats.shadow_rays == ref_stats.shadow_rays,
-                  "%s: ray counts differ from GPU flags", what);
-            CHECK(stats.deadray_at_depth[1][schedules[k][1]] > 0, "%s: bounce 1 did not run %s", what,
-                  rs_deadray_name(schedules[k][1]));
-            free(film);
+            if (matches_reference(scene, &cfg, &t2, ref, &ref_stats, what, &stats))
+                CHECK(stats.deadray_at_depth[1][schedules[k][1]] > 0, "%s: bounce 1 did not run %s", what,
+                      rs_deadray_name(schedules[k][1]));
         }
     }
     free(ref);
