@@ -7,14 +7,17 @@
  * Laine, Karras 2012) adds dynamic fetch: a warp whose lanes run walks of very different length
  * idles most lanes at the end of each batch, so as soon as fewer than RS_REFETCH_LANES lanes
  * still have a ray, the idle lanes fetch new ones (one atomicAdd per warp) and the warp goes on
- * stepping. Walks advance one node visit at a time (rs_bvh8_walk_step), which is what lets a
- * lane swap a finished ray for a new one between steps.
+ * stepping. Walks advance one node visit at a time, which is what lets a lane swap a finished
+ * ray for a new one between steps; the leaf primitives of a step's visits are tested by the
+ * whole warp together (warp_prims.cuh).
  * Device-only header (nvcc).
  */
 #ifndef RS_CUDA_FETCH_LOOP_CUH
 #define RS_CUDA_FETCH_LOOP_CUH
 
 #include "cuda/deadray/live_set.cuh"
+#include "cuda/stages/trace_stack.cuh"
+#include "cuda/stages/warp_prims.cuh"
 #include "kernel/accel/bvh8.h"
 
 /* Refetch once fewer lanes than this are busy. On an H100 (Sponza, SBVH, 1080p) 12, 16, 20,
@@ -35,7 +38,10 @@ __device__ __forceinline__ void rs_fetch_walks(uint32_t* counter, uint32_t n, co
 {
     const uint32_t lane = threadIdx.x & 31u;
     const uint32_t lanes_below = (1u << lane) - 1u;
+    __shared__ RsWarpPrims warp_prims[RS_TRACE_BLOCK / 32];
+    RsWarpPrims* scratch = &warp_prims[threadIdx.x >> 5];
     RsBvh8Walk walk;
+    walk.prim_hits = 0;
     bool busy = false, exhausted = false;
     for (;;) {
         uint32_t busy_lanes = __ballot_sync(RS_FULL_WARP, busy);
@@ -54,7 +60,10 @@ __device__ __forceinline__ void rs_fetch_walks(uint32_t* counter, uint32_t n, co
         }
         if (busy_lanes == 0 && exhausted)
             break;
-        if (busy && rs_bvh8_walk_step(&view, &walk, stack, Any)) {
+        if (busy)
+            rs_bvh8_walk_visit(&view, &walk, stack);
+        int hit = rs_warp_test_prims<Any>(view, &walk, scratch); /* every lane, converged */
+        if (busy && ((Any && hit) || rs_bvh8_walk_pop(&walk, stack))) {
             finish(&walk);
             busy = false;
         }

@@ -19,7 +19,7 @@ __global__ void RS_TRACE_LAUNCH_BOUNDS rs_kernel_connect(const __grid_constant__
 }
 
 template <bool Cutouts>
-__global__ void RS_CONNECT_LAUNCH_BOUNDS
+__global__ void RS_FETCH_LAUNCH_BOUNDS
     rs_kernel_connect_fetch(const __grid_constant__ RsKernelParams kp, uint32_t* counters)
 {
     RS_TRACE_STACK_DECLARE(RS_ACCEL_BVH8, stack);

@@ -19,7 +19,7 @@ __device__ __forceinline__ bool rs_row_is_live(const RsLiveSet& set, uint32_t ro
 }
 
 template <int Mode, bool Cutouts>
-__global__ void RS_TRACE_LAUNCH_BOUNDS rs_kernel_extend_fetch(const __grid_constant__ RsKernelParams kp, RsLiveSet set)
+__global__ void RS_FETCH_LAUNCH_BOUNDS rs_kernel_extend_fetch(const __grid_constant__ RsKernelParams kp, RsLiveSet set)
 {
     RS_TRACE_STACK_DECLARE(RS_ACCEL_BVH8, stack);
     RsBvh8View view = kp.scene.accel.bvh8;

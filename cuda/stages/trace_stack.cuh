@@ -25,15 +25,16 @@
 #else
 #define RS_TRACE_LAUNCH_BOUNDS __launch_bounds__(RS_TRACE_BLOCK)
 #endif
-/* The persistent shadow-ray kernel asks for 9 blocks an SM, which caps it at 56 registers (it
- * took 64, 8 blocks): on an H100 Sponza's shadow rays went 2.61 -> 2.70 G/s and
- * a path-traced frame's connect 29.9 -> 28.8 ms. The same cap on extend made camera rays 3%
- * slower, and the instanced shadow kernels spilled, so they keep nvcc's choice
- * (tools/bench/results/traversal/experiment-minblocks9-*). */
+/* The persistent kernels (fetch_loop.cuh: extend and shadow rays) ask for 8 blocks an SM, which
+ * caps them at 64 registers; with warp_prims.cuh nvcc took 66 (7 blocks). On an H100 (Sponza,
+ * 1080p) that took bounce rays 1.71 -> 1.74 G/s and shadow rays 2.90 -> 3.04; before
+ * warp_prims.cuh the shadow kernel did best at 9 blocks (56 registers), which now spills.
+ * The plain kernels keep nvcc's choice: the same cap made camera rays no faster and plain
+ * shadow rays 1% slower (tools/bench/results/traversal/). */
 #ifndef RS_TRACE_MIN_BLOCKS
-#define RS_CONNECT_LAUNCH_BOUNDS __launch_bounds__(RS_TRACE_BLOCK, 9)
+#define RS_FETCH_LAUNCH_BOUNDS __launch_bounds__(RS_TRACE_BLOCK, 8)
 #else
-#define RS_CONNECT_LAUNCH_BOUNDS RS_TRACE_LAUNCH_BOUNDS
+#define RS_FETCH_LAUNCH_BOUNDS RS_TRACE_LAUNCH_BOUNDS
 #endif
 
 #define RS_TRACE_STACK_DECLARE(accel, name)                                                            \

@@ -229,12 +229,17 @@ RS_FN uint32_t rs_bvh8_intersect_children(const RsBvh8Node* n, const RsBvh8Ray* 
 
 /* A traversal in progress: the while-while loop of Aila & Laine as a state that one step at a
  * time advances, so that a persistent kernel can swap a finished ray for a new one between
- * steps (dynamic fetch, Aila, Laine and Karras 2012). The plain traversal just steps until done. */
+ * steps (dynamic fetch, Aila, Laine and Karras 2012). The plain traversal just steps until done.
+ * A step is three parts, so that a GPU warp can test the leaf primitives of its lanes' steps
+ * together (cuda/stages/warp_prims.cuh) between the first and the last: visit the nearest node
+ * of the node group (its leaf primitive hits become the primitive group), test the primitive
+ * group, and pop a node group once the current one is used up. */
 typedef struct RsBvh8Walk {
     RsBvh8Ray ray;
     RsHit hit;
     uint32_t skip;
     uint32_t group_base, group_hits, group_imask; /* the node group: interior hits not yet visited */
+    uint32_t prim_base, prim_hits;                /* the primitive group: leaf primitives to test */
     uint32_t sp;                                  /* stack entries in use */
 } RsBvh8Walk;
 
@@ -254,37 +259,56 @@ RS_FN void rs_bvh8_walk_begin(RsBvh8Walk* w, RsVec3 o, RsVec3 d, float tmax, uin
     w->group_base = 0;
     w->group_hits = 1u << (24u + w->ray.octant);
     w->group_imask = 1u;
+    w->prim_base = 0;
+    w->prim_hits = 0;
     w->sp = 0;
 }
 
-/* Visits one node (and the leaf primitives it hits), or pops a node group. Returns 1 when the
- * walk is over: nothing left to visit, or, for an any-hit walk (`any`, a constant at every call
- * so that each kind of walk compiles to its own loop), something was hit. */
-RS_FN int rs_bvh8_walk_step(const RsBvh8View* s, RsBvh8Walk* w, RsTraceStack stack, int any)
+/* Visits the nearest interior child of the node group, if it has one: what is left of the group
+ * goes on the stack, the child's interior hits become the node group and its leaf primitive hits
+ * the primitive group (bit k: primitive prim_base + k). */
+RS_FN void rs_bvh8_walk_visit(const RsBvh8View* s, RsBvh8Walk* w, RsTraceStack stack)
 {
+    w->prim_hits = 0;
+    if (!(w->group_hits & 0xff000000u))
+        return;
+    uint32_t bit = rs_highest_bit(w->group_hits);
+    w->group_hits &= ~(1u << bit);
+    uint32_t slot = (bit - 24u) ^ w->ray.octant;
+    uint32_t node = w->group_base + rs_popcount(w->group_imask & ((1u << slot) - 1u));
     if (w->group_hits & 0xff000000u) {
-        uint32_t bit = rs_highest_bit(w->group_hits);
-        w->group_hits &= ~(1u << bit);
-        uint32_t slot = (bit - 24u) ^ w->ray.octant;
-        uint32_t node = w->group_base + rs_popcount(w->group_imask & ((1u << slot) - 1u));
-        if (w->group_hits & 0xff000000u) {
-            rs_trace_stack_put(stack, w->sp, (uint64_t)w->group_base | ((uint64_t)(w->group_hits | w->group_imask) << 32));
-            ++w->sp;
-        }
-        const RsBvh8Node* n = &s->nodes[node];
-        uint32_t hits = rs_bvh8_intersect_children(n, &w->ray, w->hit.t);
-        RsUint4 b1 = n->b1;
-        w->group_base = b1.x;
-        w->group_imask = n->b0.w >> 24;
-        w->group_hits = hits & 0xff000000u;
-        uint32_t prims = hits & 0x00ffffffu;
-        while (prims) {
-            uint32_t k = rs_lowest_bit(prims);
-            prims &= prims - 1u;
-            if (rs_hit_prim(&s->prims[b1.y + k], w->ray.o, w->ray.d, w->skip, s->cutouts, &w->hit) && any)
-                return 1;
-        }
+        rs_trace_stack_put(stack, w->sp, (uint64_t)w->group_base | ((uint64_t)(w->group_hits | w->group_imask) << 32));
+        ++w->sp;
     }
+    const RsBvh8Node* n = &s->nodes[node];
+    uint32_t hits = rs_bvh8_intersect_children(n, &w->ray, w->hit.t);
+    RsUint4 b1 = n->b1;
+    w->group_base = b1.x;
+    w->group_imask = n->b0.w >> 24;
+    w->group_hits = hits & 0xff000000u;
+    w->prim_base = b1.y;
+    w->prim_hits = hits & 0x00ffffffu;
+}
+
+/* Tests the primitive group in order, lowest bit first, keeping the nearest hit (the first of
+ * equals). Returns 1 when an any-hit walk hit something. */
+RS_FN int rs_bvh8_walk_test_prims(const RsBvh8View* s, RsBvh8Walk* w, int any)
+{
+    uint32_t prims = w->prim_hits;
+    w->prim_hits = 0;
+    while (prims) {
+        uint32_t k = rs_lowest_bit(prims);
+        prims &= prims - 1u;
+        if (rs_hit_prim(&s->prims[w->prim_base + k], w->ray.o, w->ray.d, w->skip, s->cutouts, &w->hit) && any)
+            return 1;
+    }
+    return 0;
+}
+
+/* Pops a node group once the current one has no interior hits left. Returns 1 when the walk is
+ * over: nothing left to visit. */
+RS_FN int rs_bvh8_walk_pop(RsBvh8Walk* w, RsTraceStack stack)
+{
     if (!(w->group_hits & 0xff000000u)) {
         if (w->sp == 0)
             return 1;
@@ -295,6 +319,18 @@ RS_FN int rs_bvh8_walk_step(const RsBvh8View* s, RsBvh8Walk* w, RsTraceStack sta
         w->group_imask = (uint32_t)(e >> 32) & 0xffu;
     }
     return 0;
+}
+
+/* Visits one node and tests the leaf primitives it hits, then pops a node group if the current
+ * one is used up. Returns 1 when the walk is over: nothing left to visit, or, for an any-hit walk
+ * (`any`, a constant at every call so that each kind of walk compiles to its own loop),
+ * something was hit. */
+RS_FN int rs_bvh8_walk_step(const RsBvh8View* s, RsBvh8Walk* w, RsTraceStack stack, int any)
+{
+    rs_bvh8_walk_visit(s, w, stack);
+    if (rs_bvh8_walk_test_prims(s, w, any))
+        return 1;
+    return rs_bvh8_walk_pop(w, stack);
 }
 
 /* Shared loop; `any` selects shadow-ray semantics (stop at the first hit). */
