@@ -109,6 +109,10 @@ int rs_cuda_backend_sort_materials(RsBackend* base, RsError* err)
     return mark_end(b);
 }
 
+#ifndef RS_EXTEND_WARP_WALKS
+#define RS_EXTEND_WARP_WALKS 1
+#endif
+
 int rs_cuda_backend_extend(RsBackend* base, RsError* err)
 {
     RsCudaBackend* b = cuda_backend(base);
@@ -118,9 +122,12 @@ int rs_cuda_backend_extend(RsBackend* base, RsError* err)
     if (mark_begin(b, RS_STAGE_EXTEND))
         return -1;
     /* the dynamic-fetch kernel walks flat bvh8 only: a scene with instances runs the plain one */
-    if (b->kp.scene.accel.inst.instance_count == 0 &&
+    const int flat_bvh8 = b->kp.scene.accel.inst.instance_count == 0 && b->kp.scene.accel.kind == RS_ACCEL_BVH8;
+    if (flat_bvh8 &&
         rs_trace_kernel_resolve(base->config.trace_kernel, b->kp.scene.accel.kind, b->ctx.depth) == RS_TRACE_PERSISTENT)
         RS_CUDA(&b->ctx, rs_launch_extend_fetch(b->kp, live_set(b), b->mode, &b->grids, b->stream));
+    else if (flat_bvh8 && RS_EXTEND_WARP_WALKS)
+        RS_CUDA(&b->ctx, rs_launch_extend_warps(b->kp, live_set(b), b->mode, b->stream));
     else
         RS_CUDA(&b->ctx, rs_launch_extend(b->kp, live_set(b), b->mode, &b->grids, b->stream));
     return mark_end(b);

@@ -29,10 +29,13 @@
 #define RS_REFETCH_LANES 28
 #endif
 
-/* Hands out tickets 0..n-1 from *counter (zeroed before the launch) to the warps' idle lanes.
- * begin(ticket, &walk) starts the lane's walk and returns whether there is one (a dead row has
- * none); finish(&walk) takes the result of a walk that is over. Any: shadow-ray semantics. */
-template <int Any, class Begin, class Finish>
+/* Refetch: hands out tickets 0..n-1 from *counter (zeroed before the launch) to the warps' idle
+ * lanes. Without it, each thread of the grid takes the ticket of its own index, once (one ray
+ * per thread, the lanes of a warp stepping together so that they share primitive tests; counter
+ * unused). begin(ticket, &walk) starts the lane's walk and returns whether there is one (a dead
+ * row has none); finish(&walk) takes the result of a walk that is over. Any: shadow-ray
+ * semantics. */
+template <int Any, bool Refetch, class Begin, class Finish>
 __device__ __forceinline__ void rs_fetch_walks(uint32_t* counter, uint32_t n, const RsBvh8View& view,
                                                RsTraceStack stack, Begin& begin, Finish& finish)
 {
@@ -42,7 +45,11 @@ __device__ __forceinline__ void rs_fetch_walks(uint32_t* counter, uint32_t n, co
     RsWarpPrims* scratch = &warp_prims[threadIdx.x >> 5];
     RsBvh8Walk walk;
     walk.prim_hits = 0;
-    bool busy = false, exhausted = false;
+    bool busy = false, exhausted = !Refetch;
+    if (!Refetch) {
+        uint32_t ticket = blockIdx.x * blockDim.x + threadIdx.x;
+        busy = ticket < n && begin(ticket, &walk);
+    }
     for (;;) {
         uint32_t busy_lanes = __ballot_sync(RS_FULL_WARP, busy);
         if (!exhausted && __popc(busy_lanes) < RS_REFETCH_LANES) {

@@ -36,7 +36,7 @@ __global__ void RS_FETCH_LAUNCH_BOUNDS
         if (walk->hit.prim == RS_NO_HIT)
             rs_stage_connect_unoccluded(&kp, index);
     };
-    rs_fetch_walks<1>(&counters[RS_CTR_FETCH], counters[RS_CTR_SHADOW], view, stack, begin, finish);
+    rs_fetch_walks<1, true>(&counters[RS_CTR_FETCH], counters[RS_CTR_SHADOW], view, stack, begin, finish);
 }
 
 cudaError_t rs_launch_connect(const RsKernelParams& kp, uint32_t* counters, uint32_t max_shadows, int persistent,

@@ -18,7 +18,7 @@ __device__ __forceinline__ bool rs_row_is_live(const RsLiveSet& set, uint32_t ro
     return true;
 }
 
-template <int Mode, bool Cutouts>
+template <int Mode, bool Cutouts, bool Refetch>
 __global__ void RS_FETCH_LAUNCH_BOUNDS rs_kernel_extend_fetch(const __grid_constant__ RsKernelParams kp, RsLiveSet set)
 {
     RS_TRACE_STACK_DECLARE(RS_ACCEL_BVH8, stack);
@@ -34,20 +34,25 @@ __global__ void RS_FETCH_LAUNCH_BOUNDS rs_kernel_extend_fetch(const __grid_const
         return true;
     };
     auto finish = [&](const RsBvh8Walk* walk) { rs_stage_extend_walk_end(&kp, row, walk); };
-    rs_fetch_walks<0>(&set.counters[RS_CTR_FETCH], set.n, view, stack, begin, finish);
+    rs_fetch_walks<0, Refetch>(&set.counters[RS_CTR_FETCH], set.n, view, stack, begin, finish);
 }
 
-cudaError_t rs_launch_extend_fetch(const RsKernelParams& kp, const RsLiveSet& set, int mode, RsGridCache* grids,
-                                   cudaStream_t stream)
+template <bool Refetch>
+static cudaError_t launch(const RsKernelParams& kp, const RsLiveSet& set, int mode, RsGridCache* grids,
+                          cudaStream_t stream)
 {
-    cudaError_t e = cudaMemsetAsync(&set.counters[RS_CTR_FETCH], 0, sizeof(uint32_t), stream);
-    if (e != cudaSuccess)
-        return e;
+    if (Refetch) {
+        cudaError_t e = cudaMemsetAsync(&set.counters[RS_CTR_FETCH], 0, sizeof(uint32_t), stream);
+        if (e != cudaSuccess)
+            return e;
+    }
     const bool cut = rs_accel_has_cutouts(&kp.scene.accel);
 #define RS_FETCH_LAUNCH(m, c)                                                                                \
     do {                                                                                                     \
-        unsigned grid = rs_persistent_grid_cached(grids, (const void*)rs_kernel_extend_fetch<m, c>, RS_TRACE_BLOCK); \
-        rs_kernel_extend_fetch<m, c><<<grid, RS_TRACE_BLOCK, 0, stream>>>(kp, set);                          \
+        const void* kernel = (const void*)rs_kernel_extend_fetch<m, c, Refetch>;                             \
+        unsigned grid = Refetch ? rs_persistent_grid_cached(grids, kernel, RS_TRACE_BLOCK)                   \
+                                : rs_blocks_for(set.n, RS_TRACE_BLOCK);                                     \
+        rs_kernel_extend_fetch<m, c, Refetch><<<grid, RS_TRACE_BLOCK, 0, stream>>>(kp, set);                 \
     } while (0)
 #define RS_FETCH_CASE(m)                                                                               \
     case m:                                                                                            \
@@ -65,4 +70,15 @@ cudaError_t rs_launch_extend_fetch(const RsKernelParams& kp, const RsLiveSet& se
 #undef RS_FETCH_CASE
 #undef RS_FETCH_LAUNCH
     return cudaGetLastError();
+}
+
+cudaError_t rs_launch_extend_fetch(const RsKernelParams& kp, const RsLiveSet& set, int mode, RsGridCache* grids,
+                                   cudaStream_t stream)
+{
+    return launch<true>(kp, set, mode, grids, stream);
+}
+
+cudaError_t rs_launch_extend_warps(const RsKernelParams& kp, const RsLiveSet& set, int mode, cudaStream_t stream)
+{
+    return launch<false>(kp, set, mode, nullptr, stream);
 }

@@ -47,6 +47,8 @@ cudaError_t rs_launch_extend(const RsKernelParams& kp, const RsLiveSet& set, int
 /* bvh8 only: persistent warps with dynamic fetch (kernel_extend_fetch.cu). */
 cudaError_t rs_launch_extend_fetch(const RsKernelParams& kp, const RsLiveSet& set, int mode, RsGridCache* grids,
                                    cudaStream_t stream);
+/* bvh8 only: one ray per thread, a warp's lanes stepping together (kernel_extend_fetch.cu). */
+cudaError_t rs_launch_extend_warps(const RsKernelParams& kp, const RsLiveSet& set, int mode, cudaStream_t stream);
 cudaError_t rs_launch_shade(const RsKernelParams& kp, const RsLiveSet& set, int mode, RsGridCache* grids,
                             cudaStream_t stream);
 /* The film of a span in pass order, plane after plane, to or from a packed buffer (film_span.cu). */

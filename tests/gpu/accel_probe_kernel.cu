@@ -2,6 +2,7 @@
  * structure, for test_gpu_accel.c. nvcc. */
 #include "accel_probe_kernel.h"
 #include "cuda/backend/accel_upload.cuh"
+#include "cuda/stages/fetch_loop.cuh"
 #include "cuda/stages/trace_stack.cuh"
 #include "cuda_ok.cuh"
 
@@ -38,6 +39,31 @@ __global__ void __launch_bounds__(RS_TRACE_BLOCK) probe_instanced_kernel(RsAccel
     closest[i] = rs_float4(hit.t, hit.u, hit.v, rs_uint_as_float(hit.prim));
     instance[i] = inst;
     any[i] = (uint32_t)rs_accel_any_instanced(Accel, &a, rs_xyz(o), rs_xyz(d), o.w, RS_NO_HIT, RS_NO_HIT, stack);
+}
+
+/* bvh8 walks stepped by whole warps, leaf primitives shared (fetch_loop.cuh, warp_prims.cuh). */
+template <int Any, bool Refetch>
+__global__ void __launch_bounds__(RS_TRACE_BLOCK) probe_warps_kernel(RsAccelView a, const RsFloat4* origins,
+                                                                      const RsFloat4* directions, uint32_t n,
+                                                                      RsFloat4* closest, uint32_t* any,
+                                                                      uint32_t* counter)
+{
+    RS_TRACE_STACK_DECLARE(RS_ACCEL_BVH8, stack);
+    const RsBvh8View view = a.bvh8;
+    uint32_t index = 0;
+    auto begin = [&](uint32_t ticket, RsBvh8Walk* w) {
+        index = ticket;
+        RsFloat4 o = origins[ticket], d = directions[ticket];
+        rs_bvh8_walk_begin(&view, w, rs_xyz(o), rs_xyz(d), o.w, RS_NO_HIT);
+        return true;
+    };
+    auto finish = [&](const RsBvh8Walk* w) {
+        if (Any)
+            any[index] = w->hit.prim != RS_NO_HIT;
+        else
+            closest[index] = rs_float4(w->hit.t, w->hit.u, w->hit.v, rs_uint_as_float(w->hit.prim));
+    };
+    rs_fetch_walks<Any, Refetch>(counter, n, view, stack, begin, finish);
 }
 
 __global__ void brute_kernel(const RsPrim* prims, uint32_t count, const RsFloat4* origins,
@@ -104,6 +130,34 @@ extern "C" void gpu_trace_rays(const RsAccelView* accel, const RsFloat4* origins
     CUDA_OK(cudaFree(d_d));
     CUDA_OK(cudaFree(d_c));
     CUDA_OK(cudaFree(d_any));
+    rs_cuda_accel_free(&a);
+}
+
+extern "C" void gpu_trace_rays_warps(const RsAccelView* accel, const RsFloat4* origins, const RsFloat4* directions,
+                                     uint32_t n, int refetch, RsFloat4* closest, uint32_t* any)
+{
+    RsCudaAccel a;
+    CUDA_OK(rs_cuda_accel_upload(accel, &a));
+    RsFloat4 *d_o = to_device(origins, n), *d_d = to_device(directions, n), *d_c = to_device<RsFloat4>(NULL, n);
+    uint32_t *d_any = to_device<uint32_t>(NULL, n), *d_counter = to_device<uint32_t>(NULL, 2);
+    CUDA_OK(cudaMemset(d_counter, 0, 2 * sizeof(uint32_t)));
+    /* with refetch, a few blocks take all the rays, so warps refill many times */
+    unsigned grid = refetch ? 8u : (n + RS_TRACE_BLOCK - 1) / RS_TRACE_BLOCK;
+    if (refetch) {
+        probe_warps_kernel<0, true><<<grid, RS_TRACE_BLOCK>>>(a.view, d_o, d_d, n, d_c, d_any, d_counter);
+        probe_warps_kernel<1, true><<<grid, RS_TRACE_BLOCK>>>(a.view, d_o, d_d, n, d_c, d_any, d_counter + 1);
+    } else {
+        probe_warps_kernel<0, false><<<grid, RS_TRACE_BLOCK>>>(a.view, d_o, d_d, n, d_c, d_any, d_counter);
+        probe_warps_kernel<1, false><<<grid, RS_TRACE_BLOCK>>>(a.view, d_o, d_d, n, d_c, d_any, d_counter);
+    }
+    CUDA_OK(cudaGetLastError());
+    CUDA_OK(cudaMemcpy(closest, d_c, (size_t)n * sizeof(RsFloat4), cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaMemcpy(any, d_any, (size_t)n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaFree(d_o));
+    CUDA_OK(cudaFree(d_d));
+    CUDA_OK(cudaFree(d_c));
+    CUDA_OK(cudaFree(d_any));
+    CUDA_OK(cudaFree(d_counter));
     rs_cuda_accel_free(&a);
 }
 

@@ -14,6 +14,12 @@ extern "C" {
 void gpu_trace_rays(const RsAccelView* accel, const RsFloat4* origins, const RsFloat4* directions, uint32_t n,
                     RsFloat4* closest, uint32_t* any);
 
+/* The same through bvh8 walks that whole warps step together, sharing their leaf primitive tests
+ * (cuda/stages/fetch_loop.cuh): refetch 0, one ray per thread; 1, a few persistent blocks
+ * refilling idle lanes. Flat bvh8 only. */
+void gpu_trace_rays_warps(const RsAccelView* accel, const RsFloat4* origins, const RsFloat4* directions, uint32_t n,
+                          int refetch, RsFloat4* closest, uint32_t* any);
+
 /* The same for a scene with instances (kind | RS_ACCEL_INSTANCES, two_level.h): instance[i] gets
  * the instance hit (RS_NO_HIT: world or none). */
 void gpu_trace_rays_instanced(const RsAccelView* accel, const RsFloat4* origins, const RsFloat4* directions,

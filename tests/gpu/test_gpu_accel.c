@@ -5,7 +5,9 @@
  *
  * The rays of tests/host/accel/random_rays.h, traced on the GPU by the same per-ray code and stack
  * placement as the trace kernels, against brute force over every primitive, also on the GPU:
- * the closest hit's t within 1e-6 relative and the same any-hit verdict. Brute force runs on the
+ * the closest hit's t within 1e-6 relative and the same any-hit verdict. For bvh8, the walks that
+ * whole warps step together (the trace kernels' warp-shared leaf tests, with and without refetch)
+ * must give every ray exactly the per-thread traversal's hit: t, u, v, primitive, verdict. Brute force runs on the
  * GPU because the triangle test's own rounding differs between the CPU and the GPU (nvcc fuses
  * multiply-adds): at grazing angles t moves by a few 1e-6 for the same triangle, which says
  * nothing about the structures. A hit within that tolerance of tmax counts either way.
@@ -18,6 +20,30 @@
 #include "host/import/json/scene_json.h"
 #include "tests/host/accel/random_rays.h"
 #include "tests/test.h"
+
+/* The warp-stepped bvh8 walks against the per-thread ones (closest, any), bit for bit. */
+static void check_warp_walks(const RsScene* s, const char* name, const RsFloat4* o, const RsFloat4* d, uint32_t n,
+                             const RsFloat4* closest, const uint32_t* any)
+{
+    RsFloat4* warp_closest = malloc(n * sizeof *warp_closest);
+    uint32_t* warp_any = malloc(n * sizeof *warp_any);
+    for (int refetch = 0; refetch < 2; ++refetch) {
+        gpu_trace_rays_warps(&s->accel.view, o, d, n, refetch, warp_closest, warp_any);
+        int differ = 0;
+        for (uint32_t i = 0; i < n; ++i) {
+            int same = memcmp(&warp_closest[i], &closest[i], sizeof closest[i]) == 0 && warp_any[i] == any[i];
+            if (!same && differ++ < 3)
+                fprintf(stderr, "%s bvh8 warp walks (refetch %d) ray %u: t %.9g prim %u any %u, per thread %.9g %u %u\n",
+                        name, refetch, i, warp_closest[i].x, rs_float_as_uint(warp_closest[i].w), warp_any[i],
+                        closest[i].x, rs_float_as_uint(closest[i].w), any[i]);
+        }
+        printf("%s bvh8 warp walks (refetch %d): %d of %u rays differ from per-thread walks\n", name, refetch, differ, n);
+        CHECK(differ == 0, "%s: %d of %u warp-stepped bvh8 walks (refetch %d) differ from per-thread ones", name,
+              differ, n, refetch);
+    }
+    free(warp_closest);
+    free(warp_any);
+}
 
 static void check_scene(RsScene* s, const char* name, uint32_t rays)
 {
@@ -71,6 +97,8 @@ static void check_scene(RsScene* s, const char* name, uint32_t rays)
         CHECK(any_wrong == 0, "%s %s: %d of %u GPU any-hit answers differ from brute force", name, rs_accel_name(k),
               any_wrong, n);
         CHECK(hits > (int)n / 10, "%s %s: only %d of %u rays hit anything", name, rs_accel_name(k), hits, n);
+        if (k == RS_ACCEL_BVH8)
+            check_warp_walks(s, name, o, d, n, closest, any);
     }
     free(o);
     free(d);

@@ -243,7 +243,7 @@ typedef struct RsBvh8Walk {
     uint32_t sp;                                  /* stack entries in use */
 } RsBvh8Walk;
 
-RS_FN void rs_bvh8_walk_begin(RsBvh8Walk* w, RsVec3 o, RsVec3 d, float tmax, uint32_t skip)
+RS_FN void rs_bvh8_walk_begin(const RsBvh8View* s, RsBvh8Walk* w, RsVec3 o, RsVec3 d, float tmax, uint32_t skip)
 {
     rs_hit_init(&w->hit, tmax);
     w->ray.o = o;
@@ -255,9 +255,9 @@ RS_FN void rs_bvh8_walk_begin(RsBvh8Walk* w, RsVec3 o, RsVec3 d, float tmax, uin
     w->ray.octant = w->ray.near_x | (w->ray.near_y << 1) | (w->ray.near_z << 2);
     w->ray.octant4 = w->ray.octant * 0x01010101u;
     w->skip = skip;
-    /* the root is the one interior child, in slot 0, of an imaginary parent */
+    /* the root is the one interior child, in slot 0, of an imaginary parent (none: an empty tree) */
     w->group_base = 0;
-    w->group_hits = 1u << (24u + w->ray.octant);
+    w->group_hits = s->node_count ? 1u << (24u + w->ray.octant) : 0u;
     w->group_imask = 1u;
     w->prim_base = 0;
     w->prim_hits = 0;
@@ -337,12 +337,8 @@ RS_FN int rs_bvh8_walk_step(const RsBvh8View* s, RsBvh8Walk* w, RsTraceStack sta
 RS_FN int rs_bvh8_traverse(const RsBvh8View* s, RsVec3 o, RsVec3 d, float tmax, uint32_t skip, int any,
                            RsHit* hit, RsTraceStack stack)
 {
-    if (s->node_count == 0) {
-        rs_hit_init(hit, tmax);
-        return 0;
-    }
     RsBvh8Walk w;
-    rs_bvh8_walk_begin(&w, o, d, tmax, skip);
+    rs_bvh8_walk_begin(s, &w, o, d, tmax, skip);
     while (!rs_bvh8_walk_step(s, &w, stack, any)) {
     }
     *hit = w.hit;

@@ -48,7 +48,7 @@ RS_FN void rs_stage_connect_walk_begin(const RsKernelParams* kp, uint32_t index,
 {
     RsFloat4 o = kp->shadows.origin[index];
     RsFloat4 d = kp->shadows.direction[index];
-    rs_bvh8_walk_begin(w, rs_xyz(o), rs_xyz(d), d.w, rs_float_as_uint(o.w));
+    rs_bvh8_walk_begin(&kp->scene.accel.bvh8, w, rs_xyz(o), rs_xyz(d), d.w, rs_float_as_uint(o.w));
 }
 
 RS_FN void rs_stage_connect(const RsKernelParams* kp, uint32_t index, RsTraceStack stack)

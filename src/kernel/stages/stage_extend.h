@@ -39,7 +39,7 @@ RS_FN void rs_stage_extend_walk_begin(const RsKernelParams* kp, uint32_t row, Rs
 {
     RsFloat4 o = kp->rays.origin[row];
     RsFloat4 d = kp->rays.direction[row];
-    rs_bvh8_walk_begin(w, rs_xyz(o), rs_xyz(d), d.w, rs_float_as_uint(o.w));
+    rs_bvh8_walk_begin(&kp->scene.accel.bvh8, w, rs_xyz(o), rs_xyz(d), d.w, rs_float_as_uint(o.w));
 }
 
 RS_FN void rs_stage_extend_walk_end(const RsKernelParams* kp, uint32_t row, const RsBvh8Walk* w)
