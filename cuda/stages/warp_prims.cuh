@@ -107,6 +107,7 @@ __device__ __forceinline__ int rs_warp_test_prims(const RsBvh8View& view, RsBvh8
                 w->hit.v = h.z;
                 w->hit.prim = __float_as_uint(h.w);
             }
+            __syncwarp(); /* every lane read its pair before the next round lays out more */
             continue;
         }
         /* the owner walks the hits among its pairs in its own order, keeping the first nearest */
