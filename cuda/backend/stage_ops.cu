@@ -109,6 +109,9 @@ int rs_cuda_backend_sort_materials(RsBackend* base, RsError* err)
     return mark_end(b);
 }
 
+/* Plain extend on flat bvh8 runs one ray per thread with the lanes of a warp stepping together,
+ * so that they share leaf tests (kernel_extend_fetch.cu); an experiment may build with 0 for the
+ * kernel whose threads each walk alone (kernel_extend.cu). */
 #ifndef RS_EXTEND_WARP_WALKS
 #define RS_EXTEND_WARP_WALKS 1
 #endif

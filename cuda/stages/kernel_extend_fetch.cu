@@ -1,7 +1,8 @@
-/* kernel_extend_fetch.cu - extend by persistent warps with dynamic ray fetch, for bvh8
- * (--trace-kernel persistent), next to the plain one-thread-per-ray launch of kernel_extend.cu.
- * The loop is fetch_loop.cuh's; the live rows come from the strategy's live set, and a fetched
- * row that is dead (flags, stencil) is simply dropped. nvcc.
+/* kernel_extend_fetch.cu - extend through bvh8 walks that whole warps step together
+ * (fetch_loop.cuh): by persistent warps with dynamic ray fetch (--trace-kernel persistent), or
+ * one ray per thread (the plain launch on flat bvh8 scenes; kernel_extend.cu has the other
+ * structures and scenes with instances). The live rows come from the strategy's live set, and
+ * a row that is dead (flags, stencil) is simply dropped. nvcc.
  */
 #include "cuda/stages/fetch_loop.cuh"
 #include "cuda/stages/kernels.cuh"

@@ -6,10 +6,11 @@
  * and were 38% of the instructions the persistent kernel issued (ncu, source counters). Here
  * the warp lays the (lane, primitive) pairs of all groups out in a row, 32 per round, and every
  * lane tests one pair against its owner's ray (fetched by shuffles); the owner then walks the
- * results of its pairs in its own order, keeping the first nearest, and that gives exactly
+ * hits among its pairs in its own order, keeping the first nearest, and that gives exactly
  * what the lane's own loop would have: a test accepts t below the owner's nearest hit when the
  * round began, and the owner's strict minimum over the hits among its pairs, in order, picks
- * the same hit as testing them one by one. So the image stays bit-identical to the plain kernels'.
+ * the same hit as testing them one by one. So every hit is bit-identical to the per-thread walk's
+ * (rs_bvh8_traverse; tests/gpu/test_gpu_accel.c checks it).
  * When the rounds would not be fewer than the longest group's tests, the lanes test their own
  * groups as before (rs_bvh8_walk_test_prims).
  * Device-only header (nvcc).
