@@ -1,17 +1,20 @@
 /* deadray_auto.c - `--deadray auto`'s chooser (see deadray_auto.h). Host C11.
  *
  * Explore, then exploit, then now and then look again:
- *   - a bucket's first visits take the wave's candidate (rs_deadray_auto_next_wave: the waves go
- *     round the candidates) while that one needs measurements, else the one with fewest (then
- *     the least recently run), until each has RS_AUTO_SAMPLES measurements; a candidate's very first
- *     measurement, in whatever bucket, is thrown away (first launches, first allocations and
- *     cold caches are not the strategy's cost);
- *   - then the cheapest is used (with some stickiness: RS_AUTO_STAY), and one of its bounces in
- *     RS_AUTO_SAMPLE_EVERY is timed;
- *   - every RS_AUTO_REVISIT-th visit runs another candidate once, the runner-up and the least
- *     recently measured in turn, so that a changed camera or scene (the viewer) is followed.
- *     The runner-up is usually close, so looking again costs little; the least recently
- *     measured may be twice as slow, once every 2 x RS_AUTO_REVISIT visits: under 1%.
+ *   - while a bucket that the wave before visited lacks a measurement of some candidate, the
+ *     wave explores: it takes the family of the candidate whose turn it is (the waves go round
+ *     the candidates), and every bucket without that candidate's measurement runs it; the
+ *     others take an unmeasured candidate of the family, or the family's cheapest. A
+ *     candidate's very first measurement, in whatever bucket, is thrown away (first launches,
+ *     first allocations and cold caches are not the strategy's cost);
+ *   - then each wave plans its family from the buckets of the wave before (deadray_auto.h), and
+ *     every bounce takes the cheapest of the family in its bucket (with some stickiness:
+ *     RS_AUTO_STAY), a bucket new to the run exploring the family's candidates first; one
+ *     exploiting bounce in RS_AUTO_SAMPLE_EVERY is timed;
+ *   - every RS_AUTO_REVISIT-th visit of a bucket runs the family's runner-up once, and every
+ *     RS_AUTO_REVISIT-th wave runs the other family, timed throughout, so that a changed camera
+ *     or scene (the viewer) is followed. The runner-up is usually close; the other family's
+ *     wave, once in RS_AUTO_REVISIT, costs well under 1%.
  * After the first samples a cost follows new measurements with weight 1/2: a real change (the
  * viewer's camera moved) is followed within a re-measurement or two.
  */
@@ -22,10 +25,12 @@
 /* Left out: flags (the stencil visits the same rows, skips a dead warp whole and keeps a bit
  * per ray instead of a word) and compact-block (the same order-preserving list as compact-scan):
  * in the 96 rows of tools/bench/results/bench.txt (H200) neither beats the best of the others
- * by more than 0.05%. Persistent threads, and compact-scan on the GPU, were candidates at first;
- * in the H100 bench suite (48 scene, integrator and depth rows) persistent was best once, by
- * 0.7%, and compact-scan never by more than 1%, while each candidate costs exploring waves. */
-static const RsDeadRay auto_candidates_cuda[] = {RS_DEADRAY_STENCIL, RS_DEADRAY_COMPACT_WARP, RS_DEADRAY_COMPACT_CUB};
+ * by more than 0.05%. Compact-scan on the GPU never won by more than 1% in the H100 bench suite.
+ * Persistent threads were left out too while a bounce chose its own family (best in 1 row of 48,
+ * by 0.7%); with the family planned per wave it is where the stencil family wins most, the first
+ * bounces of diffuse.json (3% ahead of the stencil), and a switch between the two costs nothing. */
+static const RsDeadRay auto_candidates_cuda[] = {RS_DEADRAY_STENCIL, RS_DEADRAY_PERSISTENT, RS_DEADRAY_COMPACT_WARP,
+                                                 RS_DEADRAY_COMPACT_CUB};
 static const RsDeadRay auto_candidates_cpu[] = {RS_DEADRAY_STENCIL, RS_DEADRAY_COMPACT_SCAN, RS_DEADRAY_COMPACT_WARP};
 
 #define RS_AUTO_FOLLOW 0.5
@@ -34,33 +39,14 @@ void rs_deadray_auto_init(RsDeadRayAuto* a, RsBackendKind kind)
 {
     memset(a, 0, sizeof *a);
     const RsDeadRay* list = kind == RS_BACKEND_CUDA ? auto_candidates_cuda : auto_candidates_cpu;
-    for (size_t i = 0; i < RS_AUTO_MAX_CANDIDATES; ++i)
+    size_t n = kind == RS_BACKEND_CUDA ? sizeof auto_candidates_cuda / sizeof *list
+                                       : sizeof auto_candidates_cpu / sizeof *list;
+    for (size_t i = 0; i < n && a->count < RS_AUTO_MAX_CANDIDATES; ++i)
         if (rs_deadray_supported(list[i], kind))
             a->candidate[a->count++] = list[i];
     for (int b = 0; b < RS_AUTO_BUCKETS; ++b)
         a->bucket[b].current = -1;
 }
-
-/* The arm to exploit: the cheapest, unless the bucket's current arm is within RS_AUTO_STAY of
- * it, or the cheapest of the previous bounce's family within RS_AUTO_FAMILY_STAY. */
-static int settle(const RsDeadRayAuto* a, const RsAutoBucket* b, int best, RsDeadRay previous)
-{
-    double limit = b->arm[best].cost * RS_AUTO_STAY;
-    if (b->current >= 0 && b->arm[b->current].cost <= limit &&
-        (previous == RS_DEADRAY_AUTO ||
-         rs_deadray_is_compaction(a->candidate[b->current]) == rs_deadray_is_compaction(previous)))
-        return b->current;
-    if (previous == RS_DEADRAY_AUTO || rs_deadray_is_compaction(a->candidate[best]) == rs_deadray_is_compaction(previous))
-        return best;
-    int same = -1;
-    for (int i = 0; i < (int)a->count; ++i)
-        if (rs_deadray_is_compaction(a->candidate[i]) == rs_deadray_is_compaction(previous) &&
-            (same < 0 || b->arm[i].cost < b->arm[same].cost))
-            same = i;
-    return same >= 0 && b->arm[same].cost <= b->arm[best].cost * RS_AUTO_FAMILY_STAY ? same : best;
-}
-
-void rs_deadray_auto_next_wave(RsDeadRayAuto* a) { a->waves++; }
 
 uint32_t rs_deadray_auto_fraction(uint32_t live, uint32_t paths)
 {
@@ -86,11 +72,23 @@ static int arm_of(const RsDeadRayAuto* a, RsDeadRay d)
     return -1;
 }
 
-/* The cheapest arm, and the next cheapest (-1 when there is one candidate). */
-static void ranked(const RsAutoBucket* b, uint32_t count, int* best, int* second)
+static int in_family(const RsDeadRayAuto* a, int arm, int family)
+{
+    return rs_deadray_is_compaction(a->candidate[arm]) == family;
+}
+
+static RsAutoBucket* bucket_of(RsDeadRayAuto* a, uint32_t bucket)
+{
+    return &a->bucket[bucket < RS_AUTO_BUCKETS ? bucket : RS_AUTO_BUCKETS - 1];
+}
+
+/* The cheapest measured arm of the family in the bucket, and the next cheapest; -1 for none. */
+static void ranked(const RsDeadRayAuto* a, const RsAutoBucket* b, int family, int* best, int* second)
 {
     *best = *second = -1;
-    for (int i = 0; i < (int)count; ++i) {
+    for (int i = 0; i < (int)a->count; ++i) {
+        if (!in_family(a, i, family) || b->arm[i].samples == 0)
+            continue;
         if (*best < 0 || b->arm[i].cost < b->arm[*best].cost) {
             *second = *best;
             *best = i;
@@ -100,20 +98,89 @@ static void ranked(const RsAutoBucket* b, uint32_t count, int* best, int* second
     }
 }
 
-RsDeadRay rs_deadray_auto_choose(RsDeadRayAuto* a, uint32_t bucket, RsDeadRay previous)
+/* A major bucket: more than 1/16 of the wave alive. The others carry few rays, and appear and
+ * disappear from wave to wave as the live counts of deep bounces wander across their steps:
+ * exploring them a whole wave at a time (in the viewer, hundreds of waves) cost more than they
+ * weigh. */
+static int major(uint32_t bucket) { return bucket % RS_AUTO_FRACTIONS < 4; }
+
+/* Whether the family has a candidate. */
+static int has_family(const RsDeadRayAuto* a, int family)
+{
+    for (int i = 0; i < (int)a->count; ++i)
+        if (in_family(a, i, family))
+            return 1;
+    return 0;
+}
+
+void rs_deadray_auto_next_wave(RsDeadRayAuto* a)
+{
+    a->waves++;
+    memcpy(a->last_path, a->path, sizeof a->path);
+    a->last_length = a->path_length;
+    a->path_length = 0;
+    a->revisit = 0;
+    if (a->count == 0)
+        return;
+    /* explore while a major bucket lacks a measurement (minor ones: those the plan's family
+     * explores as it meets them) */
+    int complete = a->last_length > 0;
+    for (uint32_t k = 0; complete && k < a->last_length; ++k)
+        for (uint32_t i = 0; i < a->count; ++i)
+            complete &= !major(a->last_path[k]) || a->bucket[a->last_path[k]].arm[i].samples >= RS_AUTO_SAMPLES;
+    if (!complete) {
+        /* the next candidate in turn that one of those buckets lacks (any, for a first wave) */
+        a->exploring = 1;
+        a->turn = (int)(a->waves % a->count);
+        for (uint32_t step = 0; a->last_length > 0 && step < a->count; ++step) {
+            int c = (int)((a->waves + step) % a->count), lacking = 0;
+            for (uint32_t k = 0; k < a->last_length; ++k)
+                lacking |= major(a->last_path[k]) && a->bucket[a->last_path[k]].arm[c].samples < RS_AUTO_SAMPLES;
+            if (lacking) {
+                a->turn = c;
+                break;
+            }
+        }
+        a->family = in_family(a, a->turn, 1);
+        return;
+    }
+    a->exploring = 0;
+    /* a bucket measured in one family only counts the same for both */
+    double total[2] = {0.0, 0.0};
+    for (uint32_t k = 0; k < a->last_length; ++k) {
+        const RsAutoBucket* b = &a->bucket[a->last_path[k]];
+        double cost[2];
+        for (int f = 0; f < 2; ++f) {
+            int best, second;
+            ranked(a, b, f, &best, &second);
+            cost[f] = best >= 0 ? b->arm[best].cost * b->rays : -1.0;
+        }
+        for (int f = 0; f < 2; ++f)
+            total[f] += cost[f] >= 0.0 ? cost[f] : cost[!f] >= 0.0 ? cost[!f] : 0.0;
+    }
+    int plan = !has_family(a, 0) || (has_family(a, 1) && total[1] < total[0]);
+    a->revisit = a->waves % RS_AUTO_REVISIT == 0 && has_family(a, !plan);
+    a->family = a->revisit ? !plan : plan;
+}
+
+RsDeadRay rs_deadray_auto_choose(RsDeadRayAuto* a, uint32_t bucket)
 {
     a->measure = 1;
     if (a->count == 0)
         return RS_DEADRAY_STENCIL;
-    RsAutoBucket* b = &a->bucket[bucket < RS_AUTO_BUCKETS ? bucket : RS_AUTO_BUCKETS - 1];
+    uint32_t slot = bucket < RS_AUTO_BUCKETS ? bucket : RS_AUTO_BUCKETS - 1;
+    if (a->path_length < RS_AUTO_PATH)
+        a->path[a->path_length++] = slot;
+    RsAutoBucket* b = bucket_of(a, bucket);
     uint32_t visit = ++b->visits;
+    if (!has_family(a, a->family))
+        a->family = !a->family;
+    if (a->exploring && b->arm[a->turn].samples < RS_AUTO_SAMPLES)
+        return a->candidate[a->turn];
     int explore = -1;
-    int lockstep = (int)(a->waves % a->count);
-    if (b->arm[lockstep].samples < RS_AUTO_SAMPLES)
-        return a->candidate[lockstep];
     for (int i = 0; i < (int)a->count; ++i) {
         const RsAutoArm* arm = &b->arm[i];
-        if (arm->samples < RS_AUTO_SAMPLES &&
+        if (in_family(a, i, a->family) && arm->samples < RS_AUTO_SAMPLES &&
             (explore < 0 || arm->samples < b->arm[explore].samples ||
              (arm->samples == b->arm[explore].samples && arm->last_visit < b->arm[explore].last_visit)))
             explore = i;
@@ -121,19 +188,14 @@ RsDeadRay rs_deadray_auto_choose(RsDeadRayAuto* a, uint32_t bucket, RsDeadRay pr
     if (explore >= 0)
         return a->candidate[explore];
     int best, second;
-    ranked(b, a->count, &best, &second);
-    if (second < 0 || visit % RS_AUTO_REVISIT != 0) {
-        a->measure = visit % RS_AUTO_SAMPLE_EVERY == 0;
-        b->current = settle(a, b, best, previous);
-        return a->candidate[b->current];
-    }
-    if ((visit / RS_AUTO_REVISIT) % 2 == 1)
+    ranked(a, b, a->family, &best, &second);
+    if (second >= 0 && visit % RS_AUTO_REVISIT == 0 && !a->revisit) /* (a revisit wave measures its best) */
         return a->candidate[second];
-    int oldest = second;
-    for (int i = 0; i < (int)a->count; ++i)
-        if (i != best && b->arm[i].last_visit < b->arm[oldest].last_visit)
-            oldest = i;
-    return a->candidate[oldest];
+    a->measure = a->exploring || a->revisit || visit % RS_AUTO_SAMPLE_EVERY == 0;
+    if (!(b->current >= 0 && in_family(a, b->current, a->family) &&
+          b->arm[b->current].cost <= b->arm[best].cost * RS_AUTO_STAY))
+        b->current = best;
+    return a->candidate[b->current];
 }
 
 void rs_deadray_auto_record(RsDeadRayAuto* a, uint32_t bucket, RsDeadRay d, double seconds, uint32_t live,
@@ -142,7 +204,7 @@ void rs_deadray_auto_record(RsDeadRayAuto* a, uint32_t bucket, RsDeadRay d, doub
     int i = arm_of(a, d);
     if (i < 0 || !(seconds >= 0.0))
         return;
-    RsAutoBucket* b = &a->bucket[bucket < RS_AUTO_BUCKETS ? bucket : RS_AUTO_BUCKETS - 1];
+    RsAutoBucket* b = bucket_of(a, bucket);
     RsAutoArm* arm = &b->arm[i];
     arm->last_visit = b->visits;
     if (!(a->warmed & (1u << i))) {
@@ -151,6 +213,7 @@ void rs_deadray_auto_record(RsDeadRayAuto* a, uint32_t bucket, RsDeadRay d, doub
     }
     uint32_t floor = paths / 256u;
     uint32_t rays = live > floor ? live : floor;
+    b->rays = rays;
     double cost = seconds / (double)(rays ? rays : 1u);
     if (arm->samples < RS_AUTO_SAMPLES)
         arm->cost = (arm->cost * arm->samples + cost) / (arm->samples + 1);

@@ -18,6 +18,14 @@
  * cost: seconds of the bounce (conversion, sort, extend, shade, connect, drop_dead) per ray
  * entering it, with the rays counted as at least 1/256 of the wave so that the open last
  * bucket's few-ray bounces, which cost their fixed launch overheads, are not divided by ~1.
+ *
+ * The family (stencil bits or an index list) is decided per wave, not per bounce: a compaction
+ * at a bounce where nearly all rays live costs more than the stencil there, and pays off only in
+ * the bounces after it, which a bounce-by-bounce choice never sees: it kept the stencil for the
+ * first bounces and then either stayed with it or paid a conversion (on the H100 suite auto ran
+ * "stencil, stencil, stencil, compact" where compaction throughout was 6% faster). So a wave's
+ * plan sums, per family, the cheapest cost of each bucket the wave before visited, and the
+ * bounces choose inside the family that costs least.
  */
 #ifndef RS_HOST_DEADRAY_AUTO_H
 #define RS_HOST_DEADRAY_AUTO_H
@@ -29,8 +37,9 @@
 /* wave sizes: below 2^18 paths, 2^20, 2^22, and larger */
 #define RS_AUTO_SIZES 4
 #define RS_AUTO_BUCKETS (RS_AUTO_FRACTIONS * RS_AUTO_DEPTHS * RS_AUTO_SIZES)
-/* stencil, compact-warp, and compact-cub (CUDA) or compact-scan (CPU) */
-#define RS_AUTO_MAX_CANDIDATES 3
+/* stencil, persistent, compact-warp and compact-cub (CUDA); stencil, compact-scan and
+ * compact-warp (CPU) */
+#define RS_AUTO_MAX_CANDIDATES 4
 /* measured bounces per (bucket, candidate) before the chooser exploits: GPU event times of a
  * bounce vary by about 1% from wave to wave, so one is enough, and every exploring wave is a
  * wave spent on a strategy that is likely not the best */
@@ -42,18 +51,12 @@
  * are not timed at all: on the GPU a timed bounce costs two events and a read of them, which in
  * sub-millisecond frames (small scenes, the viewer) was several percent of the frame */
 #define RS_AUTO_SAMPLE_EVERY 8
-/* while exploiting, a bucket keeps its current strategy unless another measured more than this
- * much cheaper, and stays in the previous bounce's family within this of the cheapest: costs a
- * percent apart flipped the choice back and forth, each flip a conversion (about 0.02 ms on the
- * H100), which in sub-millisecond frames lost more than the choice won */
+/* while exploiting, a bucket keeps its current strategy unless another of the wave's family
+ * measured more than this much cheaper: costs a percent apart otherwise flip the choice back and
+ * forth with every timed bounce */
 #define RS_AUTO_STAY 1.03
-/* the same for staying in the previous bounce's family: a change of family also pays a
- * conversion, which the exploring waves (one strategy throughout) never measured. In the H100
- * bench suite 1.03, 1.10 and 1.25 left 20, 14 and 16 of 48 rows more than 3% behind the best
- * fixed strategy (worst 0.922, 0.936, 0.882); two runs of one setting differ by about five rows */
-#ifndef RS_AUTO_FAMILY_STAY
-#define RS_AUTO_FAMILY_STAY 1.10
-#endif
+/* bounces of a wave's buckets remembered for the next wave's family plan */
+#define RS_AUTO_PATH 16
 
 typedef struct RsAutoArm {
     double cost;         /* seconds per ray entering: mean of the first samples, then a moving average */
@@ -64,7 +67,8 @@ typedef struct RsAutoArm {
 typedef struct RsAutoBucket {
     RsAutoArm arm[RS_AUTO_MAX_CANDIDATES];
     uint32_t visits;
-    int current; /* the arm exploitation last chose, -1 before */
+    int current;   /* the arm exploitation last chose, -1 before */
+    double rays;   /* rays entering its last measured bounce: its weight in a family plan */
 } RsAutoBucket;
 
 typedef struct RsDeadRayAuto {
@@ -72,7 +76,13 @@ typedef struct RsDeadRayAuto {
     uint32_t count;
     uint32_t warmed; /* bit per candidate: its first measurement ever (warm-up) was discarded */
     int measure;     /* set by rs_deadray_auto_choose: time the bounce it chose for, and record it */
-    uint32_t waves;  /* rs_deadray_auto_next_wave calls: exploration runs one candidate a wave */
+    uint32_t waves;  /* rs_deadray_auto_next_wave calls */
+    int family;      /* the wave's family: 1 compaction (an index list), 0 stencil bits */
+    int exploring;   /* the wave explores: its candidate wherever that lacks a measurement */
+    int turn;        /* an exploring wave's candidate (an index into candidate[]) */
+    int revisit;     /* the wave re-measures the family the plan did not pick */
+    uint32_t path[RS_AUTO_PATH], path_length;           /* this wave's buckets, in bounce order */
+    uint32_t last_path[RS_AUTO_PATH], last_length;      /* the wave before's */
     RsAutoBucket bucket[RS_AUTO_BUCKETS];
 } RsDeadRayAuto;
 
@@ -86,16 +96,21 @@ uint32_t rs_deadray_auto_fraction(uint32_t live, uint32_t paths);
  * before it grows them to its frame budget, so costs measured on small waves must not decide
  * for large ones. */
 uint32_t rs_deadray_auto_bucket(uint32_t depth, uint32_t live, uint32_t paths);
-/* A wave begins. Buckets that still explore all take the wave's candidate (the waves go round
- * the candidates), so that an exploring wave runs one strategy throughout: no family changes
- * and their conversions inside it, and each measured bounce follows bounces of its own kind,
- * as it will when the strategy is chosen for good. */
+/* A wave begins, and gets its family (stencil bits or an index list): a wave never changes
+ * family inside, so it pays no conversion. While a bucket the wave before visited lacks a
+ * measurement of some candidate, the wave explores: the waves go round the candidates (skipping
+ * those that no such bucket lacks), and every bucket that lacks the wave's candidate takes it,
+ * so that a candidate is measured running at every depth, as it will run once chosen. Then the plan: the family whose cheapest candidates,
+ * over the buckets the wave before visited, weighted by their rays, cost least; every
+ * RS_AUTO_REVISIT-th wave runs the other family instead, timed throughout, so a change of scene
+ * or camera (the viewer) is followed. Only major buckets (more than 1/16 alive) make a wave
+ * explore; a minor one is explored by the plan's family as the plan meets it, and counts the
+ * same for both families until the other has measured it too. */
 void rs_deadray_auto_next_wave(RsDeadRayAuto* a);
-/* The strategy for the next bounce of the bucket (counts a visit); sets a->measure. `previous`:
- * the strategy of the bounce before in the same wave (RS_DEADRAY_AUTO for the first): while
- * exploiting, a candidate of the previous bounce's family (RS_AUTO_STAY of the cheapest, or
- * closer) is kept rather than paying a conversion for a difference within the noise. */
-RsDeadRay rs_deadray_auto_choose(RsDeadRayAuto* a, uint32_t bucket, RsDeadRay previous);
+/* The strategy for the next bounce of the bucket (counts a visit), within the wave's family:
+ * a candidate the bucket still lacks, else the cheapest (RS_AUTO_STAY keeps the current one when
+ * it is that close), every RS_AUTO_REVISIT-th visit the family's runner-up. Sets a->measure. */
+RsDeadRay rs_deadray_auto_choose(RsDeadRayAuto* a, uint32_t bucket);
 /* A bounce of the bucket ran with strategy d in `seconds`, `live` of `paths` rays entering. */
 void rs_deadray_auto_record(RsDeadRayAuto* a, uint32_t bucket, RsDeadRay d, double seconds, uint32_t live,
                             uint32_t paths);

@@ -113,12 +113,12 @@ static void add_depth(uint64_t* table, uint32_t depth, uint64_t n)
 
 /* --deadray auto: the strategy of the next bounce, of rs_deadray_auto_bucket's `bucket`; or the
  * next entry of a test's schedule. */
-static RsDeadRay auto_pick(RsWavefront* wf, uint32_t bucket, RsDeadRay previous)
+static RsDeadRay auto_pick(RsWavefront* wf, uint32_t bucket)
 {
     const RsBackendConfig* c = &wf->backend->config;
     if (c->schedule_length)
         return c->deadray_schedule[wf->schedule_step++ % c->schedule_length];
-    return rs_deadray_auto_choose(&wf->deadray_auto, bucket, previous);
+    return rs_deadray_auto_choose(&wf->deadray_auto, bucket);
 }
 
 static int trace_wave(RsWavefront* wf, const RsWaveRange* wave, RsError* err)
@@ -132,7 +132,7 @@ static int trace_wave(RsWavefront* wf, const RsWaveRange* wave, RsError* err)
     RsDeadRay first = RS_DEADRAY_AUTO, strategy = b->config.deadray;
     if (autoray) { /* generate builds the live set that the first bounce will likely use */
         rs_deadray_auto_next_wave(&wf->deadray_auto);
-        first = auto_pick(wf, rs_deadray_auto_bucket(1, paths, paths), RS_DEADRAY_AUTO);
+        first = auto_pick(wf, rs_deadray_auto_bucket(1, paths, paths));
         b->time_bounce = 0;
         RS_TIMED(RS_STAGE_DROP_DEAD, ops->set_deadray(b, first, err));
     }
@@ -156,8 +156,7 @@ static int trace_wave(RsWavefront* wf, const RsWaveRange* wave, RsError* err)
         if (autoray) {
             /* the first choice stands if adaptive sampling left the bounce in its bucket */
             int same = depth == 1 && bucket == rs_deadray_auto_bucket(1, paths, paths);
-            strategy = same && !b->config.schedule_length ? first
-                                                          : auto_pick(wf, bucket, depth > 1 ? strategy : RS_DEADRAY_AUTO);
+            strategy = same && !b->config.schedule_length ? first : auto_pick(wf, bucket);
             b->time_bounce = !b->config.schedule_length && wf->deadray_auto.measure;
             RS_TIMED(RS_STAGE_DROP_DEAD, ops->set_deadray(b, strategy, err));
         }

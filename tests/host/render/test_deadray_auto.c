@@ -1,7 +1,9 @@
 /* test_deadray_auto.c - `--deadray auto`'s chooser (host/render/deadray_auto.c) fed made-up
  * timings (host suite, no rendering): buckets of depth and live fraction; every candidate explored in
- * every bucket, the first measurement of each thrown away, exploring waves one candidate throughout; then the cheapest of each bucket
- * used, with one re-measurement every RS_AUTO_REVISIT visits; a change of costs followed; the
+ * every bucket, the first measurement of each thrown away, exploring waves one candidate throughout;
+ * then the cheapest of each bucket used, the other family re-measured every RS_AUTO_REVISIT
+ * waves; a wave's family planned over its bounces (compaction throughout where the stencil is
+ * cheapest only at the first bounce), one family inside a wave; a change of costs followed; the
  * same measurements give the same choices; flags, compact-block and auto never chosen, CUB only
  * where the backend has it. Host C11.
  */
@@ -42,7 +44,7 @@ static void run(RsDeadRayAuto* a, uint32_t bucket, uint32_t n, int changed, RsDe
 {
     for (uint32_t v = 0; v < n; ++v) {
         rs_deadray_auto_next_wave(a); /* a visit per wave, as wavefront.c makes it */
-        RsDeadRay d = rs_deadray_auto_choose(a, bucket, RS_DEADRAY_AUTO);
+        RsDeadRay d = rs_deadray_auto_choose(a, bucket);
         uint32_t live = live_of(bucket, v);
         CHECK(rs_deadray_auto_bucket(bucket / RS_AUTO_FRACTIONS + 1, live, PATHS) == bucket,
               "live %u is not in bucket %u", live, bucket);
@@ -91,7 +93,7 @@ static void test_candidates(void)
     RsDeadRayAuto cpu, cuda;
     rs_deadray_auto_init(&cpu, RS_BACKEND_CPU);
     rs_deadray_auto_init(&cuda, RS_BACKEND_CUDA);
-    CHECK(cpu.count == 3 && cuda.count == 3, "candidates: %u on the CPU, %u on CUDA", cpu.count, cuda.count);
+    CHECK(cpu.count == 3 && cuda.count == 4, "candidates: %u on the CPU, %u on CUDA", cpu.count, cuda.count);
     for (uint32_t i = 0; i < cuda.count; ++i) {
         RsDeadRay d = cuda.candidate[i];
         CHECK(d != RS_DEADRAY_FLAGS && d != RS_DEADRAY_COMPACT_BLOCK && d != RS_DEADRAY_AUTO, "candidate %s",
@@ -138,8 +140,8 @@ static void test_explore_exploit(void)
     CHECK(measured_visits <= expect + 2 && measured_visits + 2 >= expect - (VISITS - explore) / RS_AUTO_REVISIT,
           "bucket 0: %u of %u visits timed, expected about %u", measured_visits, all_visits, expect);
 
-    /* depth 5, under 1/32 alive: no warm-up any more, the cheapest there is CUB */
-    const uint32_t bucket5 = 4 * RS_AUTO_FRACTIONS + 5;
+    /* depth 5, 1/16 to 1/8 alive: no warm-up any more, the cheapest there is CUB */
+    const uint32_t bucket5 = 4 * RS_AUTO_FRACTIONS + 3;
     RsDeadRay deep[VISITS];
     run(&a, bucket5, VISITS, 0, deep);
     uint32_t explore5 = a.count * RS_AUTO_SAMPLES;
@@ -182,10 +184,10 @@ static void test_lockstep(void)
     int seen[RS_DEADRAY_COUNT] = {0};
     for (uint32_t w = 0; w < a.count; ++w) {
         rs_deadray_auto_next_wave(&a);
-        RsDeadRay first = rs_deadray_auto_choose(&a, 0, RS_DEADRAY_AUTO);
+        RsDeadRay first = rs_deadray_auto_choose(&a, 0);
         seen[first]++;
         for (uint32_t bucket = 1; bucket < 40; bucket += 7)
-            CHECK(rs_deadray_auto_choose(&a, bucket, first) == first, "wave %u: bucket %u left the wave's candidate %s", w,
+            CHECK(rs_deadray_auto_choose(&a, bucket) == first, "wave %u: bucket %u left the wave's candidate %s", w,
                   bucket, rs_deadray_name(first));
     }
     for (uint32_t i = 0; i < a.count; ++i)
@@ -193,39 +195,72 @@ static void test_lockstep(void)
               rs_deadray_name(a.candidate[i]), seen[a.candidate[i]]);
 }
 
-/* Costs within RS_AUTO_STAY of each other: the previous bounce's family is kept (no conversion
- * for nothing), and a bucket keeps its current choice; a clear difference still wins. */
+/* Two bounces a wave. At the first (all rays alive) the stencil is cheapest, at the second a
+ * compaction by far: over the wave compaction costs less, so once explored every wave runs it at
+ * both bounces (a choice bounce by bounce kept the stencil at the first); the revisit waves run
+ * the stencil at both. A wave never mixes families. */
+static void test_family_plan(void)
+{
+    RsDeadRayAuto a;
+    rs_deadray_auto_init(&a, RS_BACKEND_CUDA);
+    const uint32_t first = 0, second = RS_AUTO_FRACTIONS + 1, live = PATHS / 3;
+    enum { WAVES = 200 };
+    uint32_t planned = 0, revisits = 0, exploring = 0;
+    for (uint32_t w = 1; w <= WAVES; ++w) {
+        rs_deadray_auto_next_wave(&a);
+        RsDeadRay d[2];
+        for (int k = 0; k < 2; ++k) {
+            uint32_t bucket = k ? second : first;
+            d[k] = rs_deadray_auto_choose(&a, bucket);
+            double per_ray = d[k] == RS_DEADRAY_STENCIL      ? (k ? 1.30e-8 : 1.00e-8)
+                             : d[k] == RS_DEADRAY_PERSISTENT   ? (k ? 1.31e-8 : 1.01e-8)
+                             : d[k] == RS_DEADRAY_COMPACT_WARP ? (k ? 1.00e-8 : 1.05e-8)
+                                                               : (k ? 1.02e-8 : 1.10e-8);
+            if (a.measure)
+                rs_deadray_auto_record(&a, bucket, d[k], per_ray * live, live, PATHS);
+        }
+        CHECK(rs_deadray_is_compaction(d[0]) == rs_deadray_is_compaction(d[1]), "wave %u mixed %s and %s", w,
+              rs_deadray_name(d[0]), rs_deadray_name(d[1]));
+        if (a.exploring)
+            exploring++;
+        else if (w % RS_AUTO_REVISIT == 0)
+            revisits += d[0] == RS_DEADRAY_STENCIL && d[1] == RS_DEADRAY_STENCIL;
+        else
+            planned += d[0] == RS_DEADRAY_COMPACT_WARP && d[1] == RS_DEADRAY_COMPACT_WARP;
+    }
+    CHECK(exploring <= 2 * a.count + 1, "%u exploring waves", exploring);
+    CHECK(planned + WAVES / RS_AUTO_REVISIT + exploring == WAVES,
+          "compact-warp at both bounces in %u of %u planned waves", planned,
+          WAVES - WAVES / RS_AUTO_REVISIT - exploring);
+    CHECK(revisits == WAVES / RS_AUTO_REVISIT, "%u of %u revisit waves ran the stencil", revisits,
+          WAVES / RS_AUTO_REVISIT);
+}
+
+/* Inside the wave's family, a bucket keeps its current choice within RS_AUTO_STAY of the
+ * cheapest, and takes a clear winner. */
 static void test_stay(void)
 {
     RsDeadRayAuto a;
     rs_deadray_auto_init(&a, RS_BACKEND_CUDA);
     const uint32_t bucket = 9, live = PATHS / 2 - 7;
-    for (int v = 0; v < 12; ++v) { /* warm-up and exploration */
+    RsDeadRay d = RS_DEADRAY_AUTO;
+    for (int v = 0; v < 40; ++v) {
+        /* compact-warp re-measured (as a revisit would): 1% cheaper than CUB, not worth leaving
+         * it; then 20% cheaper (moving half way: 10%), taken */
+        if (v == 20 || v == 30)
+            rs_deadray_auto_record(&a, bucket, RS_DEADRAY_COMPACT_WARP, (v == 20 ? 0.99e-8 : 0.80e-8) * live, live,
+                                   PATHS);
         rs_deadray_auto_next_wave(&a);
-        RsDeadRay d = rs_deadray_auto_choose(&a, bucket, RS_DEADRAY_AUTO);
-        double per_ray = d == RS_DEADRAY_STENCIL ? 1.00e-8 : d == RS_DEADRAY_COMPACT_WARP ? 0.98e-8 : 1.10e-8;
-        rs_deadray_auto_record(&a, bucket, d, per_ray * live, live, PATHS);
+        d = rs_deadray_auto_choose(&a, bucket);
+        double per_ray = !rs_deadray_is_compaction(d) ? 2e-8 : d == RS_DEADRAY_COMPACT_WARP ? 1.00e-8 : 1.00e-8 - 1e-11;
+        if (v < 20)
+            rs_deadray_auto_record(&a, bucket, d, per_ray * live, live, PATHS);
+        if (v == 19)
+            CHECK(d == RS_DEADRAY_COMPACT_CUB, "CUB is the cheapest (0.1%%), not %s", rs_deadray_name(d));
+        if (v == 29)
+            CHECK(d == RS_DEADRAY_COMPACT_CUB, "the bucket left CUB for 1%% (%s)", rs_deadray_name(d));
     }
-    CHECK(rs_deadray_auto_best(&a, bucket) == RS_DEADRAY_COMPACT_WARP, "the cheapest is compact-warp, not %s",
-          rs_deadray_name(rs_deadray_auto_best(&a, bucket)));
-    RsDeadRay after_stencil = rs_deadray_auto_choose(&a, bucket, RS_DEADRAY_STENCIL);
-    CHECK(after_stencil == RS_DEADRAY_STENCIL, "after a stencil bounce, 2%% cheaper compact-warp was taken (%s)",
-          rs_deadray_name(after_stencil));
-    RsDeadRay unchained = rs_deadray_auto_choose(&a, bucket, RS_DEADRAY_AUTO);
-    CHECK(unchained == RS_DEADRAY_STENCIL, "the bucket left its current stencil for 2%% (%s)", rs_deadray_name(unchained));
-    RsDeadRay after_cub = rs_deadray_auto_choose(&a, bucket, RS_DEADRAY_COMPACT_CUB);
-    CHECK(after_cub == RS_DEADRAY_COMPACT_WARP, "after a compaction, the cheapest compaction: %s", rs_deadray_name(after_cub));
-    /* compact-warp at half the cost: taken whatever came before */
-    RsDeadRayAuto c;
-    rs_deadray_auto_init(&c, RS_BACKEND_CUDA);
-    for (int v = 0; v < 12; ++v) {
-        rs_deadray_auto_next_wave(&c);
-        RsDeadRay d = rs_deadray_auto_choose(&c, bucket, RS_DEADRAY_AUTO);
-        double per_ray = d == RS_DEADRAY_COMPACT_WARP ? 0.5e-8 : 1e-8;
-        rs_deadray_auto_record(&c, bucket, d, per_ray * live, live, PATHS);
-    }
-    RsDeadRay clear = rs_deadray_auto_choose(&c, bucket, RS_DEADRAY_STENCIL);
-    CHECK(clear == RS_DEADRAY_COMPACT_WARP, "a clear win was not taken after stencil (%s)", rs_deadray_name(clear));
+    CHECK(d == RS_DEADRAY_COMPACT_WARP, "a clear win was not taken (%s)", rs_deadray_name(d));
 }
 
 static void test_cpu_has_no_cub(void)
@@ -246,6 +281,7 @@ int main(void)
     test_candidates();
     test_explore_exploit();
     test_lockstep();
+    test_family_plan();
     test_stay();
     test_cpu_has_no_cub();
     return rs_test_finish("test_deadray_auto");
