@@ -113,6 +113,32 @@ static int has_family(const RsDeadRayAuto* a, int family)
     return 0;
 }
 
+/* The family's cheapest cost per ray in the bucket; where the family has not measured it (a
+ * minor bucket met by the other family only), that of the nearest live-fraction step of the
+ * same depth and wave size that it has measured, the step with fewer alive first; -1 for none.
+ * A stencil's cost per live ray grows as rays die, about twofold a step, so the estimate can be
+ * off by that much; counting such a bucket the same for both families (tried first) hid the
+ * stencil's cost there altogether, and a wave ran the stencil family for it
+ * (test_deadray_auto's test_new_minor_bucket). */
+static double family_cost(const RsDeadRayAuto* a, uint32_t bucket, int family)
+{
+    uint32_t step = bucket % RS_AUTO_FRACTIONS, row = bucket - step;
+    for (uint32_t distance = 0; distance < RS_AUTO_FRACTIONS; ++distance) {
+        for (int side = 0; side < 2; ++side) {
+            if (distance == 0 && side == 1)
+                continue;
+            uint32_t s = side ? step - distance : step + distance;
+            if (side ? distance > step : s >= RS_AUTO_FRACTIONS)
+                continue;
+            int best, second;
+            ranked(a, &a->bucket[row + s], family, &best, &second);
+            if (best >= 0)
+                return a->bucket[row + s].arm[best].cost;
+        }
+    }
+    return -1.0;
+}
+
 void rs_deadray_auto_next_wave(RsDeadRayAuto* a)
 {
     a->waves++;
@@ -145,18 +171,14 @@ void rs_deadray_auto_next_wave(RsDeadRayAuto* a)
         return;
     }
     a->exploring = 0;
-    /* a bucket measured in one family only counts the same for both */
     double total[2] = {0.0, 0.0};
     for (uint32_t k = 0; k < a->last_length; ++k) {
-        const RsAutoBucket* b = &a->bucket[a->last_path[k]];
+        uint32_t bucket = a->last_path[k];
         double cost[2];
-        for (int f = 0; f < 2; ++f) {
-            int best, second;
-            ranked(a, b, f, &best, &second);
-            cost[f] = best >= 0 ? b->arm[best].cost * b->rays : -1.0;
-        }
         for (int f = 0; f < 2; ++f)
-            total[f] += cost[f] >= 0.0 ? cost[f] : cost[!f] >= 0.0 ? cost[!f] : 0.0;
+            cost[f] = family_cost(a, bucket, f);
+        for (int f = 0; f < 2; ++f) /* neither family measured anywhere near: the same for both */
+            total[f] += a->bucket[bucket].rays * (cost[f] >= 0.0 ? cost[f] : cost[!f] >= 0.0 ? cost[!f] : 0.0);
     }
     int plan = !has_family(a, 0) || (has_family(a, 1) && total[1] < total[0]);
     a->revisit = a->waves % RS_AUTO_REVISIT == 0 && has_family(a, !plan);

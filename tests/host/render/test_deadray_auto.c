@@ -263,6 +263,36 @@ static void test_stay(void)
     CHECK(d == RS_DEADRAY_COMPACT_WARP, "a clear win was not taken (%s)", rs_deadray_name(d));
 }
 
+/* A deep, minor bucket (few rays alive) changes step after the exploring waves, as live counts
+ * wander: the new bucket is measured by the planned family (compaction) only. The stencil there
+ * costs five times a compaction; estimated from the bucket's neighbour step it still does, so no
+ * planned wave runs the stencil family for the unmeasured bucket (counting it the same for both
+ * families did, one wave each time a bucket appeared). */
+static void test_new_minor_bucket(void)
+{
+    RsDeadRayAuto a;
+    rs_deadray_auto_init(&a, RS_BACKEND_CUDA);
+    enum { WAVES = 200 };
+    uint32_t stencil_waves = 0;
+    for (uint32_t w = 1; w <= WAVES; ++w) {
+        rs_deadray_auto_next_wave(&a);
+        int planned = !a.exploring && !a.revisit;
+        uint32_t live[2] = {PATHS, w < 100 ? PATHS / 20 : PATHS / 40}; /* deep: 1/32..1/16, then 1/64..1/32 */
+        int compaction = -1;
+        for (int k = 0; k < 2; ++k) {
+            uint32_t bucket = rs_deadray_auto_bucket(k ? 6 : 1, live[k], PATHS);
+            CHECK(k == 0 || bucket % RS_AUTO_FRACTIONS >= 4, "the deep bucket is not minor");
+            RsDeadRay d = rs_deadray_auto_choose(&a, bucket);
+            compaction = rs_deadray_is_compaction(d);
+            double per_ray = !compaction ? (k ? (w < 100 ? 5.0e-8 : 10.0e-8) : 1.00e-8) : (k ? 1.0e-8 : 1.05e-8);
+            if (a.measure)
+                rs_deadray_auto_record(&a, bucket, d, per_ray * live[k], live[k], PATHS);
+        }
+        stencil_waves += planned && !compaction;
+    }
+    CHECK(stencil_waves == 0, "%u planned waves ran the stencil family", stencil_waves);
+}
+
 static void test_cpu_has_no_cub(void)
 {
     RsDeadRayAuto a;
@@ -282,6 +312,7 @@ int main(void)
     test_explore_exploit();
     test_lockstep();
     test_family_plan();
+    test_new_minor_bucket();
     test_stay();
     test_cpu_has_no_cub();
     return rs_test_finish("test_deadray_auto");
