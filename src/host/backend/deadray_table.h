@@ -38,6 +38,6 @@
       "warp-aggregated append: one atomic per warp for its ballot of live rows")                                 \
     X(COMPACT_CUB, "compact-cub", 1, 12, RS_ON_CUDA, "CUB's DeviceSelect (CUDA only)")                         \
     X(AUTO, "auto", 2, 13, RS_ON_CPU | RS_ON_CUDA,                                                               \
-      "picks stencil, persistent or a compaction per bounce from the measured cost of each (default)")
+      "picks the cheapest as measured, per bounce, one family a wave (default)")
 
 #endif /* RS_HOST_DEADRAY_TABLE_H */
