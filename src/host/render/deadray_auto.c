@@ -1,16 +1,16 @@
 /* deadray_auto.c - `--deadray auto`'s chooser (see deadray_auto.h). Host C11.
  *
  * Explore, then exploit, then now and then look again:
- *   - while a bucket that the wave before visited lacks a measurement of some candidate, the
- *     wave explores: it takes the family of the candidate whose turn it is (the waves go round
+ *   - while a major bucket (more than 1/16 alive) that the wave before visited lacks a
+ *     measurement of some candidate, the wave explores: it takes the family of the candidate whose turn it is (the waves go round
  *     the candidates), and every bucket without that candidate's measurement runs it; the
  *     others take an unmeasured candidate of the family, or the family's cheapest. A
  *     candidate's very first measurement, in whatever bucket, is thrown away (first launches,
  *     first allocations and cold caches are not the strategy's cost);
  *   - then each wave plans its family from the buckets of the wave before (deadray_auto.h), and
  *     every bounce takes the cheapest of the family in its bucket (with some stickiness:
- *     RS_AUTO_STAY), a bucket new to the run exploring the family's candidates first; one
- *     exploiting bounce in RS_AUTO_SAMPLE_EVERY is timed;
+ *     RS_AUTO_STAY), a bucket new to the run (a minor one, say) exploring the family's
+ *     candidates first; one exploiting bounce in RS_AUTO_SAMPLE_EVERY is timed;
  *   - every RS_AUTO_REVISIT-th visit of a bucket runs the family's runner-up once, and every
  *     RS_AUTO_REVISIT-th wave runs the other family, timed throughout, so that a changed camera
  *     or scene (the viewer) is followed. The runner-up is usually close; the other family's
