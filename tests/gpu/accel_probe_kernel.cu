@@ -110,79 +110,91 @@ extern "C" void gpu_brute_force(const RsPrim* prims, uint32_t count, const RsFlo
     CUDA_OK(cudaFree(d_n));
 }
 
+/* A probe's device side: the structure, the rays and the result arrays. */
+typedef struct Probe {
+    RsCudaAccel accel;
+    RsFloat4 *origins, *directions, *closest;
+    uint32_t *any, *instance, *counter;
+    uint32_t n;
+} Probe;
+
+static Probe probe_begin(const RsAccelView* accel, const RsFloat4* origins, const RsFloat4* directions, uint32_t n)
+{
+    Probe p;
+    p.n = n;
+    CUDA_OK(rs_cuda_accel_upload(accel, &p.accel));
+    p.origins = to_device(origins, n);
+    p.directions = to_device(directions, n);
+    p.closest = to_device<RsFloat4>(NULL, n);
+    p.any = to_device<uint32_t>(NULL, n);
+    p.instance = to_device<uint32_t>(NULL, n);
+    p.counter = to_device<uint32_t>(NULL, 2);
+    CUDA_OK(cudaMemset(p.counter, 0, 2 * sizeof(uint32_t)));
+    return p;
+}
+
+/* Copies the results back (instance: NULL to skip) and frees the device side. */
+static void probe_end(Probe* p, RsFloat4* closest, uint32_t* any, uint32_t* instance)
+{
+    CUDA_OK(cudaGetLastError());
+    CUDA_OK(cudaMemcpy(closest, p->closest, (size_t)p->n * sizeof(RsFloat4), cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaMemcpy(any, p->any, (size_t)p->n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    if (instance)
+        CUDA_OK(cudaMemcpy(instance, p->instance, (size_t)p->n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaFree(p->origins));
+    CUDA_OK(cudaFree(p->directions));
+    CUDA_OK(cudaFree(p->closest));
+    CUDA_OK(cudaFree(p->any));
+    CUDA_OK(cudaFree(p->instance));
+    CUDA_OK(cudaFree(p->counter));
+    rs_cuda_accel_free(&p->accel);
+}
+
 extern "C" void gpu_trace_rays(const RsAccelView* accel, const RsFloat4* origins, const RsFloat4* directions,
                                uint32_t n, RsFloat4* closest, uint32_t* any)
 {
-    RsCudaAccel a;
-    CUDA_OK(rs_cuda_accel_upload(accel, &a));
-    RsFloat4 *d_o = to_device(origins, n), *d_d = to_device(directions, n), *d_c = to_device<RsFloat4>(NULL, n);
-    uint32_t* d_any = to_device<uint32_t>(NULL, n);
+    Probe p = probe_begin(accel, origins, directions, n);
     unsigned grid = (n + RS_TRACE_BLOCK - 1) / RS_TRACE_BLOCK;
+    const RsAccelView v = p.accel.view;
     switch (accel->kind) {
-    case RS_ACCEL_BVH8: probe_kernel<RS_ACCEL_BVH8><<<grid, RS_TRACE_BLOCK>>>(a.view, d_o, d_d, n, d_c, d_any); break;
-    case RS_ACCEL_GRID: probe_kernel<RS_ACCEL_GRID><<<grid, RS_TRACE_BLOCK>>>(a.view, d_o, d_d, n, d_c, d_any); break;
-    default: probe_kernel<RS_ACCEL_BVH2><<<grid, RS_TRACE_BLOCK>>>(a.view, d_o, d_d, n, d_c, d_any); break;
+    case RS_ACCEL_BVH8: probe_kernel<RS_ACCEL_BVH8><<<grid, RS_TRACE_BLOCK>>>(v, p.origins, p.directions, n, p.closest, p.any); break;
+    case RS_ACCEL_GRID: probe_kernel<RS_ACCEL_GRID><<<grid, RS_TRACE_BLOCK>>>(v, p.origins, p.directions, n, p.closest, p.any); break;
+    default: probe_kernel<RS_ACCEL_BVH2><<<grid, RS_TRACE_BLOCK>>>(v, p.origins, p.directions, n, p.closest, p.any); break;
     }
-    CUDA_OK(cudaGetLastError());
-    CUDA_OK(cudaMemcpy(closest, d_c, (size_t)n * sizeof(RsFloat4), cudaMemcpyDeviceToHost));
-    CUDA_OK(cudaMemcpy(any, d_any, (size_t)n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
-    CUDA_OK(cudaFree(d_o));
-    CUDA_OK(cudaFree(d_d));
-    CUDA_OK(cudaFree(d_c));
-    CUDA_OK(cudaFree(d_any));
-    rs_cuda_accel_free(&a);
+    probe_end(&p, closest, any, NULL);
 }
 
 extern "C" void gpu_trace_rays_warps(const RsAccelView* accel, const RsFloat4* origins, const RsFloat4* directions,
                                      uint32_t n, int refetch, RsFloat4* closest, uint32_t* any)
 {
-    RsCudaAccel a;
-    CUDA_OK(rs_cuda_accel_upload(accel, &a));
-    RsFloat4 *d_o = to_device(origins, n), *d_d = to_device(directions, n), *d_c = to_device<RsFloat4>(NULL, n);
-    uint32_t *d_any = to_device<uint32_t>(NULL, n), *d_counter = to_device<uint32_t>(NULL, 2);
-    CUDA_OK(cudaMemset(d_counter, 0, 2 * sizeof(uint32_t)));
+    Probe p = probe_begin(accel, origins, directions, n);
+    const RsAccelView v = p.accel.view;
     /* with refetch, a few blocks take all the rays, so warps refill many times */
     unsigned grid = refetch ? 8u : (n + RS_TRACE_BLOCK - 1) / RS_TRACE_BLOCK;
     if (refetch) {
-        probe_warps_kernel<0, true><<<grid, RS_TRACE_BLOCK>>>(a.view, d_o, d_d, n, d_c, d_any, d_counter);
-        probe_warps_kernel<1, true><<<grid, RS_TRACE_BLOCK>>>(a.view, d_o, d_d, n, d_c, d_any, d_counter + 1);
+        probe_warps_kernel<0, true><<<grid, RS_TRACE_BLOCK>>>(v, p.origins, p.directions, n, p.closest, p.any, p.counter);
+        probe_warps_kernel<1, true><<<grid, RS_TRACE_BLOCK>>>(v, p.origins, p.directions, n, p.closest, p.any,
+                                                              p.counter + 1);
     } else {
-        probe_warps_kernel<0, false><<<grid, RS_TRACE_BLOCK>>>(a.view, d_o, d_d, n, d_c, d_any, d_counter);
-        probe_warps_kernel<1, false><<<grid, RS_TRACE_BLOCK>>>(a.view, d_o, d_d, n, d_c, d_any, d_counter);
+        probe_warps_kernel<0, false><<<grid, RS_TRACE_BLOCK>>>(v, p.origins, p.directions, n, p.closest, p.any, p.counter);
+        probe_warps_kernel<1, false><<<grid, RS_TRACE_BLOCK>>>(v, p.origins, p.directions, n, p.closest, p.any, p.counter);
     }
-    CUDA_OK(cudaGetLastError());
-    CUDA_OK(cudaMemcpy(closest, d_c, (size_t)n * sizeof(RsFloat4), cudaMemcpyDeviceToHost));
-    CUDA_OK(cudaMemcpy(any, d_any, (size_t)n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
-    CUDA_OK(cudaFree(d_o));
-    CUDA_OK(cudaFree(d_d));
-    CUDA_OK(cudaFree(d_c));
-    CUDA_OK(cudaFree(d_any));
-    CUDA_OK(cudaFree(d_counter));
-    rs_cuda_accel_free(&a);
+    probe_end(&p, closest, any, NULL);
 }
 
 extern "C" void gpu_trace_rays_instanced(const RsAccelView* accel, const RsFloat4* origins,
                                          const RsFloat4* directions, uint32_t n, RsFloat4* closest,
                                          uint32_t* instance, uint32_t* any)
 {
-    RsCudaAccel a;
-    CUDA_OK(rs_cuda_accel_upload(accel, &a));
-    RsFloat4 *d_o = to_device(origins, n), *d_d = to_device(directions, n), *d_c = to_device<RsFloat4>(NULL, n);
-    uint32_t *d_any = to_device<uint32_t>(NULL, n), *d_inst = to_device<uint32_t>(NULL, n);
+    Probe p = probe_begin(accel, origins, directions, n);
+    const RsAccelView v = p.accel.view;
     unsigned grid = (n + RS_TRACE_BLOCK - 1) / RS_TRACE_BLOCK;
     const uint32_t k = RS_ACCEL_INSTANCES | RS_ACCEL_NO_CUTOUTS;
     if (accel->kind == RS_ACCEL_BVH8)
-        probe_instanced_kernel<RS_ACCEL_BVH8 | k><<<grid, RS_TRACE_BLOCK>>>(a.view, d_o, d_d, n, d_c, d_inst, d_any);
+        probe_instanced_kernel<RS_ACCEL_BVH8 | k><<<grid, RS_TRACE_BLOCK>>>(v, p.origins, p.directions, n, p.closest,
+                                                                           p.instance, p.any);
     else
-        probe_instanced_kernel<RS_ACCEL_BVH2 | k><<<grid, RS_TRACE_BLOCK>>>(a.view, d_o, d_d, n, d_c, d_inst, d_any);
-    CUDA_OK(cudaGetLastError());
-    CUDA_OK(cudaMemcpy(closest, d_c, (size_t)n * sizeof(RsFloat4), cudaMemcpyDeviceToHost));
-    CUDA_OK(cudaMemcpy(instance, d_inst, (size_t)n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
-    CUDA_OK(cudaMemcpy(any, d_any, (size_t)n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
-    CUDA_OK(cudaFree(d_o));
-    CUDA_OK(cudaFree(d_d));
-    CUDA_OK(cudaFree(d_c));
-    CUDA_OK(cudaFree(d_any));
-    CUDA_OK(cudaFree(d_inst));
-    rs_cuda_accel_free(&a);
+        probe_instanced_kernel<RS_ACCEL_BVH2 | k><<<grid, RS_TRACE_BLOCK>>>(v, p.origins, p.directions, n, p.closest,
+                                                                           p.instance, p.any);
+    probe_end(&p, closest, any, instance);
 }
