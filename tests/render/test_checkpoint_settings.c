@@ -150,6 +150,21 @@ static void test_describe(RsScene* scene)
     CHECK(t && strcmp(t->value, "0.01") == 0, "threshold 0.01 written as %s", t ? t->value : "nothing");
     scene->render = base;
     rs_image_settings_free(&s);
+    /* the grid has no spatial splits or SAH bins to record; a BVH has both */
+    const RsImageSetting* splits = rs_image_settings_find(&ref, "spatial_splits");
+    CHECK(scene->accel_options.kind == RS_ACCEL_GRID || (splits && strcmp(splits->value, "n/a") != 0),
+          "a BVH's spatial splits recorded as %s", splits ? splits->value : "nothing");
+    RsAccelKind kind = scene->accel_options.kind;
+    scene->accel_options.kind = RS_ACCEL_GRID;
+    RsImageSettings grid = {0};
+    describe(scene, base, &grid);
+    splits = rs_image_settings_find(&grid, "spatial_splits");
+    const RsImageSetting* bins = rs_image_settings_find(&grid, "sah_bins");
+    CHECK(splits && strcmp(splits->value, "n/a") == 0 && bins && strcmp(bins->value, "n/a") == 0,
+          "a grid's spatial splits and SAH bins recorded as %s and %s", splits ? splits->value : "nothing",
+          bins ? bins->value : "nothing");
+    scene->accel_options.kind = kind;
+    rs_image_settings_free(&grid);
     rs_image_settings_free(&ref);
 }
 

@@ -248,9 +248,9 @@ void rs_deadray_auto_record(RsDeadRayAuto* a, uint32_t bucket, RsDeadRay d, doub
 RsDeadRay rs_deadray_auto_best(const RsDeadRayAuto* a, uint32_t bucket)
 {
     const RsAutoBucket* b = &a->bucket[bucket < RS_AUTO_BUCKETS ? bucket : RS_AUTO_BUCKETS - 1];
-    int best = -1;
-    for (int i = 0; i < (int)a->count; ++i)
-        if (b->arm[i].samples > 0 && (best < 0 || b->arm[i].cost < b->arm[best].cost))
-            best = i;
-    return best < 0 ? RS_DEADRAY_AUTO : a->candidate[best];
+    int best[2], second;
+    for (int f = 0; f < 2; ++f)
+        ranked(a, b, f, &best[f], &second);
+    int pick = best[1] < 0 || (best[0] >= 0 && b->arm[best[0]].cost <= b->arm[best[1]].cost) ? best[0] : best[1];
+    return pick < 0 ? RS_DEADRAY_AUTO : a->candidate[pick];
 }

@@ -116,9 +116,14 @@ int rs_image_settings_describe(RsImageSettings* s, const RsScene* scene, const R
     }
     ADD(RS_SETTING_ROUNDING, "backend", "%s", backend);
     ADD(RS_SETTING_ROUNDING, "accel", "%s", rs_accel_name(scene->accel_options.kind));
-    ADD(RS_SETTING_ROUNDING, "spatial_splits", "%s", scene->accel_options.spatial_splits ? "on" : "off");
-    ADD(RS_SETTING_ROUNDING, "sah_bins", "%u",
-        scene->accel_options.bins ? scene->accel_options.bins : RS_ACCEL_DEFAULT_BINS);
+    if (scene->accel_options.kind == RS_ACCEL_GRID) { /* a grid has neither */
+        ADD(RS_SETTING_ROUNDING, "spatial_splits", "%s", "n/a");
+        ADD(RS_SETTING_ROUNDING, "sah_bins", "%s", "n/a");
+    } else {
+        ADD(RS_SETTING_ROUNDING, "spatial_splits", "%s", scene->accel_options.spatial_splits ? "on" : "off");
+        ADD(RS_SETTING_ROUNDING, "sah_bins", "%u",
+            scene->accel_options.bins ? scene->accel_options.bins : RS_ACCEL_DEFAULT_BINS);
+    }
     ADD(RS_SETTING_JOB, "spp", "%u", spp);
     ADD(RS_SETTING_JOB, "film_planes", "%u", film_planes);
 #undef ADD
