@@ -193,10 +193,8 @@ RsDeadRay rs_deadray_auto_choose(RsDeadRayAuto* a, uint32_t bucket)
     uint32_t slot = bucket < RS_AUTO_BUCKETS ? bucket : RS_AUTO_BUCKETS - 1;
     if (a->path_length < RS_AUTO_PATH)
         a->path[a->path_length++] = slot;
-    RsAutoBucket* b = bucket_of(a, bucket);
+    RsAutoBucket* b = &a->bucket[slot];
     uint32_t visit = ++b->visits;
-    if (!has_family(a, a->family))
-        a->family = !a->family;
     if (a->exploring && b->arm[a->turn].samples < RS_AUTO_SAMPLES)
         return a->candidate[a->turn];
     int explore = -1;

@@ -15,7 +15,7 @@
  * die all enter with more than half alive, and it gives each bucket at most one visit per wave,
  * so that exploring round the candidates cannot alias candidates onto depths (stencil always
  * measured on camera rays, say). Per (bucket, candidate) a running
- * cost: seconds of the bounce (conversion, sort, extend, shade, connect, drop_dead) per ray
+ * cost: seconds of the bounce (sort, extend, shade, connect, drop_dead) per ray
  * entering it, with the rays counted as at least 1/256 of the wave so that the open last
  * bucket's few-ray bounces, which cost their fixed launch overheads, are not divided by ~1.
  *
@@ -97,15 +97,15 @@ uint32_t rs_deadray_auto_fraction(uint32_t live, uint32_t paths);
  * for large ones. */
 uint32_t rs_deadray_auto_bucket(uint32_t depth, uint32_t live, uint32_t paths);
 /* A wave begins, and gets its family (stencil bits or an index list): a wave never changes
- * family inside, so it pays no conversion. While a bucket the wave before visited lacks a
- * measurement of some candidate, the wave explores: the waves go round the candidates (skipping
- * those that no such bucket lacks), and every bucket that lacks the wave's candidate takes it,
- * so that a candidate is measured running at every depth, as it will run once chosen. Then the plan: the family whose cheapest candidates,
- * over the buckets the wave before visited, weighted by their rays, cost least; every
- * RS_AUTO_REVISIT-th wave runs the other family instead, timed throughout, so a change of scene
- * or camera (the viewer) is followed. Only major buckets (more than 1/16 alive) make a wave
- * explore; a minor one is explored by the plan's family as the plan meets it, and counts the
- * same for both families until the other has measured it too. */
+ * family inside, so it pays no conversion. While a major bucket (more than 1/16 alive) that the
+ * wave before visited lacks a measurement of some candidate, the wave explores: the waves go
+ * round the candidates (skipping those that no such bucket lacks), and every bucket that lacks
+ * the wave's candidate takes it, so that a candidate is measured running at every depth, as it
+ * will run once chosen. Then the plan: the family whose cheapest candidates, over the buckets
+ * the wave before visited, weighted by their rays, cost least (a minor bucket the family has
+ * not measured takes its nearest measured live-fraction step); every RS_AUTO_REVISIT-th wave
+ * runs the other family instead, timed throughout, so a change of scene or camera (the viewer)
+ * is followed. */
 void rs_deadray_auto_next_wave(RsDeadRayAuto* a);
 /* The strategy for the next bounce of the bucket (counts a visit), within the wave's family:
  * a candidate the bucket still lacks, else the cheapest (RS_AUTO_STAY keeps the current one when
