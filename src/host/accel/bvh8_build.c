@@ -12,9 +12,9 @@
  * 3. Top-down, each wide node gathers its slots by following those decisions, puts them in
  *    slots by direction (slot s gets the child lying farthest towards the octant s names,
  *    greedily by that score), and stores the child boxes in 8 bits per coordinate relative to
- *    a power-of-two grid over the node's box (starting one step below it), rounded outwards and
- *    widened by one more step, which covers the half step by which the GPU's box test may round
- *    (src/kernel/accel/bvh8.h, rs_bvh8_plane). Interior children are numbered breadth-first and
+ *    a power-of-two grid over the node's box (starting one step below it), rounded outwards and,
+ *    where that left less than half a step, widened by one more step: the margin covers the
+ *    rounding of the box test's planes (src/kernel/accel/bvh8.h, rs_bvh8_plane). Interior children are numbered breadth-first and
  *    consecutively per node; leaf primitives are copied consecutively.
  * A binary leaf of more than 3 primitives (only where the binary builder's depth limit forced
  * one) becomes a wide node whose slots hold 3 primitives each.
@@ -196,14 +196,15 @@ static void assign_slots(const Slot* slots, int count, RsVec3 centre, int order[
  * widened boxes need, less one for rounding p down. */
 #define GRID_SPAN 252.0f
 
-/* Exponent byte of the power-of-two step that spans `extent` in GRID_SPAN steps. */
+/* Exponent byte of the power-of-two step that spans `extent` in GRID_SPAN steps. At most 2^112,
+ * so that the GPU's 2^15 steps (rs_bvh8_step) are still a float. */
 static uint32_t step_exponent(float extent)
 {
     int e = -126;
     if (extent > 0.0f) {
         int x;
         frexpf(extent / GRID_SPAN, &x); /* extent / span = m 2^x, 0.5 <= m < 1: 2^x is enough */
-        e = x < -126 ? -126 : (x > 127 ? 127 : x);
+        e = x < -126 ? -126 : (x > 112 ? 112 : x);
     }
     return (uint32_t)(e + 127);
 }
@@ -216,12 +217,22 @@ static float grid_origin(float lo, float step)
     return (double)p > want ? nextafterf(p, -INFINITY) : p;
 }
 
-/* x in grid steps from p, rounded outwards and then widened by one step (rs_bvh8_plane's
- * rounding on the GPU can move a plane by half a step). */
+/* Margin, in grid steps, that a quantized plane keeps beyond the exact one, for the rounding of
+ * the box test (rs_bvh8_plane moves a plane by 1/512 of a step at most; the rest is room for
+ * the rounding of t on rays from far away). Half a step is the least margin the test had when
+ * the GPU's planes could move by half a step and every box was widened by a whole one; now a
+ * plane gets the extra step only where rounding outwards left less than half of one. */
+#define PLANE_MARGIN 0.5
+
+/* x in grid steps from p, rounded outwards, and one step more if that left less than
+ * PLANE_MARGIN. */
 static uint8_t quantize(float x, float p, float step, int high)
 {
     double q = ((double)x - (double)p) / (double)step; /* exact: step is a power of two */
-    q = high ? ceil(q) + 1.0 : floor(q) - 1.0;
+    double r = high ? ceil(q) : floor(q);
+    if ((high ? r - q : q - r) < PLANE_MARGIN)
+        r += high ? 1.0 : -1.0;
+    q = r;
     return (uint8_t)(q < 0.0 ? 0.0 : (q > 255.0 ? 255.0 : q));
 }
 

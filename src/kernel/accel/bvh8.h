@@ -18,10 +18,10 @@
  *                                     count 1 at bit 24 + s); leaf: its primitive count in unary
  *                                     in the top 3 bits (001, 011, 111) and the offset of its
  *                                     first primitive from prim_base (0..21) in the low 5 bits
- *   offset 32  qlo_x[8]     uint8     child box low corner = p + qlo * step (rounded down, then
- *                                     one step more: see rs_bvh8_plane)
+ *   offset 32  qlo_x[8]     uint8     child box low corner = p + qlo * step (rounded down, and
+ *                                     one step more within half a step: see rs_bvh8_plane)
  *   offset 40  qlo_y[8], offset 48 qlo_z[8]
- *   offset 56  qhi_x[8]     uint8     high corner = p + qhi * step (rounded up, and one more)
+ *   offset 56  qhi_x[8]     uint8     high corner = p + qhi * step (rounded up, likewise)
  *   offset 64  qhi_y[8], offset 72 qhi_z[8]
  * So (meta >> 5) << (meta & 31) is a child's bits in a 32-bit hit mask: leaf primitives at
  * bits 0..23, interior children at bits 24..31.
@@ -139,28 +139,39 @@ typedef struct RsBvh8Ray {
 } RsBvh8Ray;
 
 /* The t at which the ray meets the plane q = byte k of w, given the axis' t per grid step `s`
- * and t at the grid's origin `c` (as rs_bvh8_axis made them): t = q s + c.
- * On the GPU one byte permute builds the float 2^23 + q exactly, and the 2^23 is folded into c,
- * so a plane costs the permute and one multiply-add. The fold rounds c to the precision of
- * 2^23 s, i.e. moves every plane of the node by up to half a grid step; the builder widens each
- * box by one step on both sides (host/accel/bvh8_build.c), which covers it. */
+ * and t at the grid's origin `c` (as rs_bvh8_step and rs_bvh8_origin made them): t = q s + c.
+ * On the GPU one byte permute puts q in bits 8..15 of the float 1.0, which makes 1 + q 2^-15
+ * exactly; s there is 2^15 steps and c is less one such s, so a plane costs the permute and one
+ * multiply-add. Folding the 1.0 into c rounds c to the precision of 2^15 s: it moves a plane by
+ * at most 1/512 of a step, which the builder's margin of half a step covers
+ * (host/accel/bvh8_build.c). (With the byte at bits 0..7 of 2^23 the fold moved planes by half
+ * a step, and every box needed one more step on each side: Sponza's camera and bounce rays
+ * visited 2.3% more nodes, counted on the CPU.) */
 RS_FN float rs_bvh8_plane(uint32_t w, uint32_t k, float s, float c)
 {
 #if RS_DEVICE_CODE
-    return __fmaf_rn(__uint_as_float(__byte_perm(0x4b000000u, w, 0x3104u + k)), s, c);
+    return __fmaf_rn(__uint_as_float(__byte_perm(0x3f800000u, w, 0x3240u + (k << 4))), s, c);
 #else
     return (float)((w >> (8u * k)) & 0xffu) * s + c;
 #endif
 }
 
-/* Grid step 2^(e - 127) in t: s = step / d, exact (a power of two times 1/d). */
-RS_FN float rs_bvh8_step(uint32_t e, float inv_d) { return rs_uint_as_float(e << 23) * inv_d; }
+/* Grid step 2^(e - 127) in t: s = step / d, exact (a power of two times 1/d); on the GPU 2^15
+ * steps (see rs_bvh8_plane; the builder keeps e + 15 a float's exponent). */
+RS_FN float rs_bvh8_step(uint32_t e, float inv_d)
+{
+#if RS_DEVICE_CODE
+    return rs_uint_as_float((e + 15u) << 23) * inv_d;
+#else
+    return rs_uint_as_float(e << 23) * inv_d;
+#endif
+}
 
-/* t at the grid origin p: (p - o) / d, less 2^23 s on the GPU (see rs_bvh8_plane). */
+/* t at the grid origin p: (p - o) / d, less s on the GPU (see rs_bvh8_plane). */
 RS_FN float rs_bvh8_origin(float p, float o, float inv_d, float s)
 {
 #if RS_DEVICE_CODE
-    return (p - o) * inv_d - 8388608.0f * s;
+    return (p - o) * inv_d - s;
 #else
     (void)s;
     return (p - o) * inv_d;
