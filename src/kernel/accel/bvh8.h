@@ -19,7 +19,7 @@
  *                                     in the top 3 bits (001, 011, 111) and the offset of its
  *                                     first primitive from prim_base (0..21) in the low 5 bits
  *   offset 32  qlo_x[8]     uint8     child box low corner = p + qlo * step (rounded down, and
- *                                     one step more within half a step: see rs_bvh8_plane)
+ *                                     a step lower where that left less than half a step)
  *   offset 40  qlo_y[8], offset 48 qlo_z[8]
  *   offset 56  qhi_x[8]     uint8     high corner = p + qhi * step (rounded up, likewise)
  *   offset 64  qhi_y[8], offset 72 qhi_z[8]
