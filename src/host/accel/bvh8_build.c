@@ -14,8 +14,9 @@
  *    greedily by that score), and stores the child boxes in 8 bits per coordinate relative to
  *    a power-of-two grid over the node's box (starting one step below it), rounded outwards and,
  *    where that left less than half a step, widened by one more step: the margin covers the
- *    rounding of the box test's planes (src/kernel/accel/bvh8.h, rs_bvh8_plane). Interior children are numbered breadth-first and
- *    consecutively per node; leaf primitives are copied consecutively.
+ *    rounding of the box test's planes (src/kernel/accel/bvh8.h, rs_bvh8_plane). Interior
+ *    children are numbered breadth-first and consecutively per node; leaf primitives are copied
+ *    consecutively.
  * A binary leaf of more than 3 primitives (only where the binary builder's depth limit forced
  * one) becomes a wide node whose slots hold 3 primitives each.
  */

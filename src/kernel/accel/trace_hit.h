@@ -38,10 +38,7 @@ RS_FN RsPrim rs_trace_prim_load(const RsPrim* p)
 #if RS_DEVICE_CODE
     const float4* f = (const float4*)p;
     float4 a = __ldg(f), b = __ldg(f + 1), c = __ldg(f + 2);
-    RsPrim q;
-    q.a.x = a.x, q.a.y = a.y, q.a.z = a.z, q.a.w = a.w;
-    q.b.x = b.x, q.b.y = b.y, q.b.z = b.z, q.b.w = b.w;
-    q.c.x = c.x, q.c.y = c.y, q.c.z = c.z, q.c.w = c.w;
+    RsPrim q = {{a.x, a.y, a.z, a.w}, {b.x, b.y, b.z, b.w}, {c.x, c.y, c.z, c.w}};
     return q;
 #else
     return *p;

@@ -36,6 +36,7 @@ typedef struct Check {
     uint32_t* reached; /* per scene primitive */
     int bad_boxes;
     uint32_t depth;
+    int thin_margins; /* bvh8 boxes closer than half a grid step to their contents */
 } Check;
 
 /* Marks the trace primitive and checks the box holds it (without spatial splits only: a split
@@ -134,6 +135,13 @@ static void check_bvh8(Check* c, const RsBvh8View* v, uint32_t node, uint32_t de
         }
         RsVec3 pad = rs_vec3_splat(1e-6f * (1.0f + rs_max_abs_component(rs_vmax(rs_vabs(clo), rs_vabs(chi)))));
         c->bad_boxes += whole && !encloses(rs_sub(clo, pad), rs_add(chi, pad), slo, shi);
+        /* and half a grid step beyond them, the margin for the box test's rounding
+         * (host/accel/bvh8_build.c, PLANE_MARGIN) */
+        RsVec3 half = rs_vec3(0.5f * rs_uint_as_float((n->b0.w & 0xffu) << 23),
+                              0.5f * rs_uint_as_float(((n->b0.w >> 8) & 0xffu) << 23),
+                              0.5f * rs_uint_as_float(((n->b0.w >> 16) & 0xffu) << 23));
+        RsVec3 inner = rs_sub(half, pad);
+        c->thin_margins += whole && !encloses(rs_add(clo, inner), rs_sub(chi, inner), slo, shi);
         *glo = rs_vmin(*glo, slo);
         *ghi = rs_vmax(*ghi, shi);
     }
@@ -163,7 +171,7 @@ static void check_grid(Check* c, const RsGridView* g)
 
 static void check_structure(const RsScene* s, const char* what)
 {
-    Check c = {s, calloc(s->prims.count, sizeof(uint32_t)), 0, 0};
+    Check c = {s, calloc(s->prims.count, sizeof(uint32_t)), 0, 0, 0};
     const RsAccelView* a = &s->accel.view;
     int whole = !s->accel_options.spatial_splits;
     RsVec3 inf = rs_vec3_splat(INFINITY);
@@ -185,6 +193,8 @@ static void check_structure(const RsScene* s, const char* what)
     CHECK(a->kind == RS_ACCEL_GRID || !whole || repeated == 0 || s->prims.count == 1,
           "%s: %u primitives in several leaves without spatial splits", what, repeated);
     CHECK(c.bad_boxes == 0, "%s: %d boxes do not enclose their contents", what, c.bad_boxes);
+    CHECK(c.thin_margins == 0, "%s: %d bvh8 boxes keep less than half a grid step around their contents", what,
+          c.thin_margins);
     if (a->kind == RS_ACCEL_BVH8)
         CHECK(c.depth < RS_BVH8_STACK, "%s: depth %u", what, c.depth);
     if (a->kind == RS_ACCEL_BVH2)
