@@ -60,7 +60,8 @@ __device__ __forceinline__ int rs_warp_test_prims(const RsBvh8View& view, RsBvh8
         if (lane >= offset)
             end += below;
     }
-    uint32_t next = end - count; /* row position of this lane's next pair to lay out */
+    const uint32_t start = end - count; /* row positions start .. end - 1 are this lane's pairs */
+    uint32_t next = start;              /* the next of them to lay out */
     uint32_t left = w->prim_hits;
     w->prim_hits = 0;
     const float missed = __int_as_float(0x7f800000); /* +inf */
@@ -92,7 +93,7 @@ __device__ __forceinline__ int rs_warp_test_prims(const RsBvh8View& view, RsBvh8
         if (has && rs_hit_prim(&view.prims[base + (pair >> 5)], o, d, skip, view.cutouts, &hit))
             r = make_float4(hit.t, hit.u, hit.v, __uint_as_float(hit.prim));
         /* this lane's pairs in this round, as lane bits; and those that hit */
-        const uint32_t lo = end - count > first ? end - count : first;
+        const uint32_t lo = start > first ? start : first;
         const uint32_t hi = end < first + 32u ? end : first + 32u;
         const uint32_t hit_lanes = __ballot_sync(RS_FULL_WARP, r.x != missed);
         uint32_t mine = lo < hi ? hit_lanes & (0xffffffffu >> (32u - (hi - lo))) << (lo - first) : 0u;

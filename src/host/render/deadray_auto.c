@@ -2,11 +2,12 @@
  *
  * Explore, then exploit, then now and then look again:
  *   - while a major bucket (more than 1/16 alive) that the wave before visited lacks a
- *     measurement of some candidate, the wave explores: it takes the family of the candidate whose turn it is (the waves go round
- *     the candidates), and every bucket without that candidate's measurement runs it; the
- *     others take an unmeasured candidate of the family, or the family's cheapest. A
- *     candidate's very first measurement, in whatever bucket, is thrown away (first launches,
- *     first allocations and cold caches are not the strategy's cost);
+ *     measurement of some candidate, the wave explores: it takes the family of the candidate
+ *     whose turn it is (the waves go round the candidates), and every bucket without that
+ *     candidate's measurement runs it; the others take an unmeasured candidate of the family,
+ *     or the family's cheapest. A candidate's very first measurement, in whatever bucket, is
+ *     thrown away (first launches, first allocations and cold caches are not the strategy's
+ *     cost);
  *   - then each wave plans its family from the buckets of the wave before (deadray_auto.h), and
  *     every bounce takes the cheapest of the family in its bucket (with some stickiness:
  *     RS_AUTO_STAY), a bucket new to the run (a minor one, say) exploring the family's
@@ -77,10 +78,8 @@ static int in_family(const RsDeadRayAuto* a, int arm, int family)
     return rs_deadray_is_compaction(a->candidate[arm]) == family;
 }
 
-static RsAutoBucket* bucket_of(RsDeadRayAuto* a, uint32_t bucket)
-{
-    return &a->bucket[bucket < RS_AUTO_BUCKETS ? bucket : RS_AUTO_BUCKETS - 1];
-}
+/* The bucket's slot in the table (a bucket number past its end shares the last). */
+static uint32_t slot_of(uint32_t bucket) { return bucket < RS_AUTO_BUCKETS ? bucket : RS_AUTO_BUCKETS - 1; }
 
 /* The cheapest measured arm of the family in the bucket, and the next cheapest; -1 for none. */
 static void ranked(const RsDeadRayAuto* a, const RsAutoBucket* b, int family, int* best, int* second)
@@ -190,7 +189,7 @@ RsDeadRay rs_deadray_auto_choose(RsDeadRayAuto* a, uint32_t bucket)
     a->measure = 1;
     if (a->count == 0)
         return RS_DEADRAY_STENCIL;
-    uint32_t slot = bucket < RS_AUTO_BUCKETS ? bucket : RS_AUTO_BUCKETS - 1;
+    uint32_t slot = slot_of(bucket);
     if (a->path_length < RS_AUTO_PATH)
         a->path[a->path_length++] = slot;
     RsAutoBucket* b = &a->bucket[slot];
@@ -224,7 +223,7 @@ void rs_deadray_auto_record(RsDeadRayAuto* a, uint32_t bucket, RsDeadRay d, doub
     int i = arm_of(a, d);
     if (i < 0 || !(seconds >= 0.0))
         return;
-    RsAutoBucket* b = bucket_of(a, bucket);
+    RsAutoBucket* b = &a->bucket[slot_of(bucket)];
     RsAutoArm* arm = &b->arm[i];
     arm->last_visit = b->visits;
     if (!(a->warmed & (1u << i))) {
@@ -245,7 +244,7 @@ void rs_deadray_auto_record(RsDeadRayAuto* a, uint32_t bucket, RsDeadRay d, doub
 
 RsDeadRay rs_deadray_auto_best(const RsDeadRayAuto* a, uint32_t bucket)
 {
-    const RsAutoBucket* b = &a->bucket[bucket < RS_AUTO_BUCKETS ? bucket : RS_AUTO_BUCKETS - 1];
+    const RsAutoBucket* b = &a->bucket[slot_of(bucket)];
     int best[2], second;
     for (int f = 0; f < 2; ++f)
         ranked(a, b, f, &best[f], &second);

@@ -211,10 +211,10 @@ RS_FN uint32_t rs_bvh8_slot_bits(uint32_t bits4, uint32_t index4, uint32_t k)
 #endif
 }
 
-/* One 16-byte block of a node. The GPU reads it through the read-only data path (ld.global.nc):
- * nodes never change during a launch, and on an H100 that took Sponza's bounce rays 1.98 -> 2.00
- * G/s against plain loads. */
-RS_FN RsUint4 rs_bvh8_load(const RsUint4* block)
+/* Node n as a copy. The GPU reads its five blocks through the read-only data path
+ * (ld.global.nc): nodes never change during a launch, and on an H100 that took Sponza's bounce
+ * rays 1.98 -> 2.00 G/s against plain loads. */
+RS_FN RsUint4 rs_bvh8_load_block(const RsUint4* block)
 {
 #if RS_DEVICE_CODE
     uint4 v = __ldg((const uint4*)block);
@@ -223,6 +223,13 @@ RS_FN RsUint4 rs_bvh8_load(const RsUint4* block)
 #else
     return *block;
 #endif
+}
+
+RS_FN RsBvh8Node rs_bvh8_load_node(const RsBvh8Node* n)
+{
+    RsBvh8Node c = {rs_bvh8_load_block(&n->b0), rs_bvh8_load_block(&n->b1), rs_bvh8_load_block(&n->b2),
+                    rs_bvh8_load_block(&n->b3), rs_bvh8_load_block(&n->b4)};
+    return c;
 }
 
 /* Hit mask of node n's children for the ray, up to distance tmax: leaf primitives at bits
@@ -234,8 +241,7 @@ RS_FN RsUint4 rs_bvh8_load(const RsUint4* block)
  * ray and made path tracing 8% slower.) */
 RS_FN uint32_t rs_bvh8_intersect_children(const RsBvh8Node* n, const RsBvh8Ray* r, float tmax)
 {
-    RsUint4 b0 = rs_bvh8_load(&n->b0), b1 = rs_bvh8_load(&n->b1), b2 = rs_bvh8_load(&n->b2);
-    RsUint4 b3 = rs_bvh8_load(&n->b3), b4 = rs_bvh8_load(&n->b4);
+    RsUint4 b0 = n->b0, b1 = n->b1, b2 = n->b2, b3 = n->b3, b4 = n->b4;
     float sx = rs_bvh8_step(b0.w & 0xffu, r->inv_d.x);
     float sy = rs_bvh8_step((b0.w >> 8) & 0xffu, r->inv_d.y);
     float sz = rs_bvh8_step((b0.w >> 16) & 0xffu, r->inv_d.z);
@@ -320,13 +326,12 @@ RS_FN void rs_bvh8_walk_visit(const RsBvh8View* s, RsBvh8Walk* w, RsTraceStack s
         rs_trace_stack_put(stack, w->sp, (uint64_t)w->group_base | ((uint64_t)(w->group_hits | w->group_imask) << 32));
         ++w->sp;
     }
-    const RsBvh8Node* n = &s->nodes[node];
-    uint32_t hits = rs_bvh8_intersect_children(n, &w->ray, w->hit.t);
-    RsUint4 b1 = rs_bvh8_load(&n->b1);
-    w->group_base = b1.x;
-    w->group_imask = rs_bvh8_load(&n->b0).w >> 24;
+    const RsBvh8Node n = rs_bvh8_load_node(&s->nodes[node]);
+    uint32_t hits = rs_bvh8_intersect_children(&n, &w->ray, w->hit.t);
+    w->group_base = n.b1.x;
+    w->group_imask = n.b0.w >> 24;
     w->group_hits = hits & 0xff000000u;
-    w->prim_base = b1.y;
+    w->prim_base = n.b1.y;
     w->prim_hits = hits & 0x00ffffffu;
 }
 
