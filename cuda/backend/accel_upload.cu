@@ -39,6 +39,10 @@ cudaError_t rs_cuda_accel_upload(const RsAccelView* host, RsCudaAccel* d)
         e = copy(d, 0, host->bvh8.nodes, host->bvh8.node_count, &d->view.bvh8.nodes);
         if (e == cudaSuccess)
             e = copy(d, 1, host->bvh8.prims, host->bvh8.prim_count, &d->view.bvh8.prims);
+        if (e == cudaSuccess && host->camera_tree) /* the binary tree camera rays walk (accel.h) */
+            e = copy(d, 8, host->bvh2.nodes, host->bvh2.node_count, &d->view.bvh2.nodes);
+        if (e == cudaSuccess && host->camera_tree)
+            e = copy(d, 9, host->bvh2.prims, host->bvh2.prim_count, &d->view.bvh2.prims);
         break;
     case RS_ACCEL_GRID:
         e = copy(d, 0, host->grid.cells, (size_t)host->grid.cell_count + 1, &d->view.grid.cells);

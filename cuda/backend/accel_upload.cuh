@@ -10,10 +10,11 @@
 /* Device copies of the arrays `host` points to; `device` gets the same view with device
  * pointers. The allocations are remembered in owned[] (NULL where unused); free them with
  * rs_cuda_accel_free. On failure nothing stays allocated. */
-#define RS_CUDA_ACCEL_ARRAYS 8
+#define RS_CUDA_ACCEL_ARRAYS 10
 
 /* A scene with instances adds five arrays (BLAS nodes and primitives, TLAS nodes, instance and
- * object records) after the world structure's; their bytes are also counted by part. */
+ * object records) after the world structure's; their bytes are also counted by part. Slots 8
+ * and 9 hold bvh8's camera tree (nodes and trace primitives). */
 typedef struct RsCudaAccel {
     RsAccelView view;
     void* owned[RS_CUDA_ACCEL_ARRAYS];

@@ -51,6 +51,8 @@ typedef struct RsCudaBackend {
     int mode;          /* RsLiveMode of deadray */
     RsCompactMethod method;
     int in_wave;       /* between generate and accumulate: a switch converts the live set */
+    int camera_rays;   /* between a camera wave's generate and its first shade: extend may walk
+                          the camera tree (kernel/accel/accel.h) */
     cudaEvent_t bounce_start, bounce_end; /* auto: set_deadray .. drop_dead, for bounce_seconds */
 
     /* scene (device copies): the arrays of scene_arrays.h, and those it says are not rows */

@@ -70,6 +70,7 @@ int rs_cuda_backend_generate(RsBackend* base, const RsWaveRange* wave, RsError* 
     b->kp.wave_paths = paths;
     /* a particle wave lies in one chunk; kp.particles.per_pass came with set_frame */
     b->kp.particles.phase = wave->phase;
+    b->camera_rays = wave->phase == RS_PHASE_CAMERA; /* until shade makes them bounce rays */
     b->kp.particles.chunk_first_path = wave->chunk_first_path;
     b->paths = b->live = paths;
     b->in_wave = 1;
@@ -125,14 +126,22 @@ int rs_cuda_backend_extend(RsBackend* base, RsError* err)
     if (mark_begin(b, RS_STAGE_EXTEND))
         return -1;
     /* the dynamic-fetch kernel walks flat bvh8 only: a scene with instances runs the plain one */
-    const int flat_bvh8 = b->kp.scene.accel.inst.instance_count == 0 && b->kp.scene.accel.kind == RS_ACCEL_BVH8;
-    if (flat_bvh8 &&
-        rs_trace_kernel_resolve(base->config.trace_kernel, b->kp.scene.accel.kind, b->ctx.depth) == RS_TRACE_PERSISTENT)
+    const RsAccelView* accel = &b->kp.scene.accel;
+    const int flat_bvh8 = accel->inst.instance_count == 0 && accel->kind == RS_ACCEL_BVH8;
+    const int persistent =
+        rs_trace_kernel_resolve(base->config.trace_kernel, accel->kind, b->ctx.depth) == RS_TRACE_PERSISTENT;
+    /* a camera wave's own rays walk bvh8's camera tree where there is one, whatever the trace
+     * kernel (kernel/accel/accel.h); the CPU backend does the same, so both find the same hits */
+    if (b->camera_rays && rs_accel_camera_kind(accel) != rs_accel_run_kind(accel))
+        RS_CUDA(&b->ctx, rs_launch_extend(b->kp, live_set(b), rs_accel_camera_kind(accel), b->mode, &b->grids,
+                                          b->stream));
+    else if (flat_bvh8 && persistent)
         RS_CUDA(&b->ctx, rs_launch_extend_fetch(b->kp, live_set(b), b->mode, &b->grids, b->stream));
     else if (flat_bvh8 && RS_EXTEND_WARP_WALKS)
         RS_CUDA(&b->ctx, rs_launch_extend_warps(b->kp, live_set(b), b->mode, b->stream));
     else
-        RS_CUDA(&b->ctx, rs_launch_extend(b->kp, live_set(b), b->mode, &b->grids, b->stream));
+        RS_CUDA(&b->ctx, rs_launch_extend(b->kp, live_set(b), rs_accel_run_kind(accel), b->mode, &b->grids,
+                                          b->stream));
     return mark_end(b);
 }
 
@@ -145,6 +154,7 @@ int rs_cuda_backend_shade(RsBackend* base, RsError* err)
         return -1;
     RS_CUDA(&b->ctx, cudaMemsetAsync(&b->counters[RS_CTR_SHADOW], 0, sizeof(uint32_t), b->stream));
     RS_CUDA(&b->ctx, rs_launch_shade(b->kp, live_set(b), b->mode, &b->grids, b->stream));
+    b->camera_rays = 0;
     return mark_end(b);
 }
 

@@ -1,5 +1,6 @@
 /* kernel_extend.cu - thin wrapper: live row -> rs_stage_extend (closest hit), one kernel per
- * acceleration structure and dead-ray iteration mode. nvcc. */
+ * acceleration structure and dead-ray iteration mode; bvh8's camera tree is walked by the bvh2
+ * kernels. nvcc. */
 #include "cuda/deadray/deadray_live.cuh"
 #include "cuda/stages/kernels.cuh"
 #include "cuda/stages/trace_stack.cuh"
@@ -35,13 +36,13 @@ static void launch(const RsKernelParams& kp, const RsLiveSet& set, int mode, RsG
     }
 }
 
-cudaError_t rs_launch_extend(const RsKernelParams& kp, const RsLiveSet& set, int mode, RsGridCache* grids,
-                             cudaStream_t stream)
+cudaError_t rs_launch_extend(const RsKernelParams& kp, const RsLiveSet& set, uint32_t kind, int mode,
+                             RsGridCache* grids, cudaStream_t stream)
 {
     /* a scene without cut-outs gets kernels compiled without the test (accel.h); a scene with
      * instances, the two-level kernels (which test cut-outs when there are any) */
     const uint32_t plain = rs_accel_has_cutouts(&kp.scene.accel) ? 0u : RS_ACCEL_NO_CUTOUTS;
-    switch (rs_accel_run_kind(&kp.scene.accel) | plain) {
+    switch (kind | plain) {
     case RS_ACCEL_BVH8 | RS_ACCEL_INSTANCES: launch<RS_ACCEL_BVH8 | RS_ACCEL_INSTANCES>(kp, set, mode, grids, stream); break;
     case RS_ACCEL_BVH8 | RS_ACCEL_INSTANCES | RS_ACCEL_NO_CUTOUTS:
         launch<RS_ACCEL_BVH8 | RS_ACCEL_INSTANCES | RS_ACCEL_NO_CUTOUTS>(kp, set, mode, grids, stream);

@@ -42,8 +42,9 @@ typedef struct RsGridCache {
 unsigned rs_persistent_grid_cached(RsGridCache* cache, const void* kernel, unsigned block);
 
 cudaError_t rs_launch_generate(const RsKernelParams& kp, const RsLiveSet& set, int mode, cudaStream_t stream);
-cudaError_t rs_launch_extend(const RsKernelParams& kp, const RsLiveSet& set, int mode, RsGridCache* grids,
-                             cudaStream_t stream);
+/* `kind`: the structure to walk, as rs_accel_run_kind or rs_accel_camera_kind give it. */
+cudaError_t rs_launch_extend(const RsKernelParams& kp, const RsLiveSet& set, uint32_t kind, int mode,
+                             RsGridCache* grids, cudaStream_t stream);
 /* bvh8 only: persistent warps with dynamic fetch (kernel_extend_fetch.cu). */
 cudaError_t rs_launch_extend_fetch(const RsKernelParams& kp, const RsLiveSet& set, int mode, RsGridCache* grids,
                                    cudaStream_t stream);

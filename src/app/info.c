@@ -45,6 +45,9 @@ static int describe_scene(const char* path, const RsAccelOptions* base)
             snprintf(sah, sizeof sah, kind == RS_ACCEL_GRID ? "-" : "%.2f", st->sah_cost);
             printf("%-10s %9.3f %10s %7u %9u %9u %10llu %7u %10.1f\n", name, st->build_seconds, sah,
                    st->spatial_splits, st->nodes, st->leaves, (unsigned long long)st->references, st->depth, (double)st->bytes / 1048576.0);
+            if (scene.accel.view.camera_tree)
+                printf("  camera tree (the binary tree camera rays walk): %u nodes, %.1f of the MiB\n",
+                       scene.accel.view.bvh2.node_count, (double)st->camera_tree_bytes / 1048576.0);
             RsSceneAccelBytes m = rs_scene_accel_bytes(&scene);
             if (m.instance_count) /* the row above is the world's own structure */
                 printf("  two-level: %u instances of %u objects in %.3f s: BLAS %.3f MiB (depth %u), TLAS %.3f MiB "

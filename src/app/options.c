@@ -49,6 +49,9 @@ static const char help_after_deadray[] =
     "  --no-sbvh             BVHs without spatial splits: faster to build, more overlapping\n"
     "                        boxes where triangles are long and thin (default: spatial splits,\n"
     "                        Stich et al. 2009; --sbvh asks for them explicitly)\n"
+    "  --no-camera-tree      bvh8 without its camera tree: camera rays walk the 8-wide nodes\n"
+    "                        too (default: bvh8 keeps the binary tree it is built from, and\n"
+    "                        camera rays, which fan out from one eye, walk that)\n"
     "  --sah-bins N          SAH bins per axis when building a BVH, 2..64 (default 32)\n"
     "  --two-level           trace the scene's own shapes as one instance of a two-level BVH\n"
     "                        (as scenes with instances are): what the two-level path costs\n"
@@ -150,6 +153,8 @@ int rs_common_option(int argc, char** argv, int* i, RsCommonOptions* o)
         o->accel.spatial_splits = 1;
     } else if (strcmp(arg, "--no-sbvh") == 0) {
         o->accel.spatial_splits = 0;
+    } else if (strcmp(arg, "--no-camera-tree") == 0) {
+        o->accel.camera_tree = 0;
     } else if (strcmp(arg, "--two-level") == 0) {
         o->accel.two_level = 1;
     } else if (strcmp(arg, "--sort-rays") == 0) {

@@ -1,7 +1,8 @@
 /* test_strategies.c - every dead-ray strategy, thread count, payload mode, wave size and ray
  * order (--sort-rays before extend, --sort-materials before shade, both) gives the same film bit
- * for bit, and the same live-ray counts per bounce, with each acceleration structure; and the
- * structures give the same image within 0.2% (render suite, CPU).
+ * for bit, and the same live-ray counts per bounce, with each acceleration structure (bvh8 with
+ * and without its camera tree); and the structures give the same image within 0.2% (render
+ * suite, CPU).
  *
  * docs/architecture.md, section 8: random numbers depend only on (seed, pixel, sample, bounce, dimension)
  * and each path owns its accumulator, so nothing may depend on which rows are visited in
@@ -152,20 +153,27 @@ int main(int argc, char** argv)
         return 1;
     }
     const uint32_t integrators[2] = {RS_INTEGRATOR_PATH, RS_INTEGRATOR_WHITTED};
-    const uint32_t accels[3] = {RS_ACCEL_BVH8, RS_ACCEL_BVH2, RS_ACCEL_GRID};
+    /* bvh8 with its camera tree (the default), bvh2, the grid, and bvh8 whose camera rays walk
+     * the 8-wide nodes too (--no-camera-tree) */
+    const uint32_t accels[4] = {RS_ACCEL_BVH8, RS_ACCEL_BVH2, RS_ACCEL_GRID, RS_ACCEL_BVH8};
+    const char* names[4] = {"bvh8", "bvh2", "grid", "bvh8 --no-camera-tree"};
     for (int ii = 0; ii < 2; ++ii) {
-        double means[3] = {0, 0, 0};
-        for (int a = 0; a < 3; ++a) {
+        double means[4] = {0, 0, 0, 0};
+        for (int a = 0; a < 4; ++a) {
             scene.accel_options.kind = accels[a];
+            scene.accel_options.camera_tree = a != 3;
             if (rs_scene_build(&scene, &err)) {
                 CHECK(0, "%s", err.message);
                 continue;
             }
-            check_strategies(&scene, integrators[ii], accels[a] == RS_ACCEL_BVH8, &means[a]);
+            /* (a scene with instances traces camera rays through its TLAS: no camera tree) */
+            CHECK(scene.accel.view.camera_tree == (accels[a] == RS_ACCEL_BVH8 && a != 3 && scene.instances.count == 0),
+                  "%s: camera tree %u", names[a], scene.accel.view.camera_tree);
+            check_strategies(&scene, integrators[ii], a == 0, &means[a]);
         }
-        for (int a = 1; a < 3; ++a)
+        for (int a = 1; a < 4; ++a)
             CHECK(fabs(means[a] / means[0] - 1.0) <= 2e-3, "%s: %s image mean %.6f, bvh8 %.6f (more than 0.2%% apart)",
-                  rs_integrator_name(integrators[ii]), rs_accel_name(accels[a]), means[a], means[0]);
+                  rs_integrator_name(integrators[ii]), names[a], means[a], means[0]);
     }
     rs_scene_free(&scene);
     return rs_test_finish("test_strategies");

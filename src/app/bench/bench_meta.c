@@ -63,6 +63,7 @@ int rs_bench_meta_open(BenchMeta* m, const RsCommonOptions* o, const char* json_
     cJSON_AddStringToObject(meta, "accel", rs_accel_name(rs_common_accel(o).kind));
     cJSON_AddBoolToObject(meta, "spatial_splits", o->accel.spatial_splits);
     cJSON_AddNumberToObject(meta, "sah_bins", o->accel.bins ? o->accel.bins : RS_ACCEL_DEFAULT_BINS);
+    cJSON_AddBoolToObject(meta, "camera_tree", o->accel.camera_tree);
     cJSON_AddStringToObject(meta, "trace_kernel", rs_trace_kernel_name(o->backend.trace_kernel));
     cJSON_AddBoolToObject(meta, "sort_rays", o->backend.sort_rays);
     cJSON_AddBoolToObject(meta, "sort_materials", o->backend.sort_materials);

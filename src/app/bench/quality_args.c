@@ -195,7 +195,7 @@ static int remember_pass(RsQualityOptions* o, char** argv, int first, int last)
 {
     static const char* const handed_on[] = {"--backend",   "--devices",      "--threads",         "--integrator",
                                             "--accel",     "--deadray",      "--payload",         "--trace-kernel",
-                                            "--sort-rays", "--sort-materials", "--sbvh",         "--no-sbvh",         "--sah-bins",        "--max-memory",
+                                            "--sort-rays", "--sort-materials", "--sbvh",         "--no-sbvh",         "--no-camera-tree",         "--sah-bins",        "--max-memory",
                                             "--sampler",   "--light-sampler", "--noise-threshold", "--min-spp",
                                             "--photons",   "--sppm-radius",  "--sppm-alpha"};
     const char* arg = argv[first];

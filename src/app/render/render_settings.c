@@ -30,6 +30,7 @@ static const RsOptionEffect effects[] = {
     {"--backend", "cuda|cpu", "backend", NULL},
     {"--accel", "grid|bvh2", "accel", NULL},
     {"--no-sbvh", NULL, "spatial_splits", NULL},
+    {"--no-camera-tree", NULL, "camera_tree", NULL},
     {"--sbvh", NULL, NULL, "the default (spatial splits on); kept for old command lines"},
     {"--sah-bins", "8|16", "sah_bins", NULL},
     {"--spp", "3|5", "spp", NULL},

@@ -65,6 +65,7 @@ RsAccelOptions rs_accel_options_default(void)
     o.kind = RS_ACCEL_BVH8;
     o.bins = RS_ACCEL_DEFAULT_BINS;
     o.spatial_splits = 1; /* SBVH: traces faster on the GPU (docs/architecture.md, section 6.2) */
+    o.camera_tree = 1;    /* camera rays walk the binary tree (kernel/accel/accel.h) */
     return o;
 }
 

@@ -16,6 +16,7 @@ typedef struct RsAccelOptions {
     int spatial_splits;  /* BVHs: SBVH reference splitting */
     uint32_t bins;       /* BVHs: SAH bins per axis; 0 = the default */
     uint32_t threads;    /* build threads; 0 = one per processor */
+    int camera_tree;     /* bvh8: keep the binary tree for camera rays (RsAccelView.camera_tree) */
     int two_level;       /* scenes: route the world's primitives through one identity instance
                             (--two-level; the two-level path's cost on a flat scene) */
     RsThreadPool* pool;  /* set by rs_accel_build for the builders */
@@ -32,6 +33,7 @@ typedef struct RsAccelStats {
     uint32_t spatial_splits;/* spatial splits made */
     uint64_t references;    /* trace primitives, or grid cell entries */
     uint64_t bytes;         /* memory the structure takes on a device: nodes, cells and trace primitives */
+    uint64_t camera_tree_bytes; /* of which bvh8's camera tree */
 } RsAccelStats;
 
 typedef struct RsAccel {
@@ -40,7 +42,8 @@ typedef struct RsAccel {
     void* owned[4]; /* the arrays the view points to */
 } RsAccel;
 
-/* The default: kind bvh8 with spatial splits (SBVH), RS_ACCEL_DEFAULT_BINS bins, every processor. */
+/* The default: kind bvh8 with spatial splits (SBVH) and its camera tree, RS_ACCEL_DEFAULT_BINS
+ * bins, every processor. */
 RsAccelOptions rs_accel_options_default(void);
 
 /* Builds the structure opt->kind over prims on opt->threads threads; times it. */

@@ -352,6 +352,21 @@ int rs_accel_bvh8_build(const RsPrim* prims, uint32_t count, const RsAccelOption
         rs_binary_bvh_free(&bin);
         return -1;
     }
+    /* the camera tree: the binary tree itself, for camera rays (kernel/accel/accel.h) */
+    if (opt->camera_tree) {
+        uint32_t camera_leaves = 0;
+        if (rs_bvh2_from_binary(&bin, prims, 1, &out->view.bvh2, &camera_leaves, err)) {
+            free(nodes);
+            free(trace);
+            rs_binary_bvh_free(&bin);
+            return -1;
+        }
+        out->view.camera_tree = 1;
+        out->owned[2] = (void*)out->view.bvh2.nodes;
+        out->owned[3] = (void*)out->view.bvh2.prims;
+        out->stats.camera_tree_bytes = (uint64_t)out->view.bvh2.node_count * sizeof(RsBvh2Node) +
+                                       (uint64_t)out->view.bvh2.prim_count * sizeof(RsPrim);
+    }
     out->view.bvh8.nodes = nodes;
     out->view.bvh8.prims = trace;
     out->view.bvh8.node_count = tail;
@@ -364,7 +379,8 @@ int rs_accel_bvh8_build(const RsPrim* prims, uint32_t count, const RsAccelOption
     out->stats.depth = depth;
     out->stats.spatial_splits = bin.spatial_splits_made;
     out->stats.references = prim_next;
-    out->stats.bytes = (uint64_t)tail * sizeof(RsBvh8Node) + (uint64_t)prim_next * sizeof(RsPrim);
+    out->stats.bytes = (uint64_t)tail * sizeof(RsBvh8Node) + (uint64_t)prim_next * sizeof(RsPrim) +
+                       out->stats.camera_tree_bytes;
     rs_binary_bvh_free(&bin);
     return 0;
 }

@@ -13,6 +13,7 @@
 
 #include "host/util/error.h"
 #include "host/util/thread_pool.h"
+#include "kernel/accel/bvh2.h"
 #include "kernel/scene/scene_data.h"
 
 typedef struct RsBinaryOptions {
@@ -49,6 +50,12 @@ void rs_binary_bvh_free(RsBinaryBvh* bvh);
 /* SAH cost of the tree per ray, normalised by the root's area: node_cost per interior node
  * visited plus one per primitive tested. */
 double rs_binary_bvh_sah(const RsBinaryBvh* bvh, float node_cost);
+
+/* The tree flattened into bvh2's layout (bvh2_build.c): view's nodes and trace primitives,
+ * which the caller then owns, and the flat tree's leaf count. With `collapse`, small subtrees
+ * become leaves where the SAH says so (for a tree built down to single primitives). */
+int rs_bvh2_from_binary(const RsBinaryBvh* bin, const RsPrim* prims, int collapse, RsBvh2View* view,
+                        uint32_t* leaf_count, RsError* err);
 
 /* A primitive type only builders see: a = box low corner, b = high corner (the TLAS builds over
  * instances' world boxes this way, without spatial splits). */

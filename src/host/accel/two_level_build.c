@@ -234,7 +234,9 @@ int rs_two_level_build(const RsPrim* prims, const uint32_t* ranges, uint32_t obj
             hi[o] = rs_vmax(hi[o], phi);
         }
         RsAccel a;
-        if (rs_accel_build(prims + first, count, opt, &a, err)) {
+        RsAccelOptions blas_opt = *opt;
+        blas_opt.camera_tree = 0; /* camera rays walk a scene with instances through its TLAS */
+        if (rs_accel_build(prims + first, count, &blas_opt, &a, err)) {
             status = -1;
             break;
         }

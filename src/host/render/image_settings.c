@@ -119,10 +119,15 @@ int rs_image_settings_describe(RsImageSettings* s, const RsScene* scene, const R
     if (scene->accel_options.kind == RS_ACCEL_GRID) { /* a grid has neither */
         ADD(RS_SETTING_ROUNDING, "spatial_splits", "%s", "n/a");
         ADD(RS_SETTING_ROUNDING, "sah_bins", "%s", "n/a");
+        ADD(RS_SETTING_ROUNDING, "camera_tree", "%s", "n/a");
     } else {
         ADD(RS_SETTING_ROUNDING, "spatial_splits", "%s", scene->accel_options.spatial_splits ? "on" : "off");
         ADD(RS_SETTING_ROUNDING, "sah_bins", "%u",
             scene->accel_options.bins ? scene->accel_options.bins : RS_ACCEL_DEFAULT_BINS);
+        /* bvh8's binary tree, which camera rays walk (bvh2 ignores the option): the same hits,
+         * except where two triangles tie at one distance (a shared edge), which the two walks may
+         * order differently */
+        ADD(RS_SETTING_ROUNDING, "camera_tree", "%s", scene->accel_options.camera_tree ? "on" : "off");
     }
     ADD(RS_SETTING_JOB, "spp", "%u", spp);
     ADD(RS_SETTING_JOB, "film_planes", "%u", film_planes);

@@ -191,7 +191,9 @@ int rs_scene_build(RsScene* scene, RsError* err)
     /* the grid's flattened instances are bounded as bvh2 and bvh8 bound them */
     uint32_t bounded = grid && scene->instances.count ? (uint32_t)scene->prims.count : world;
     if (world) {
-        if (rs_accel_build(prims, world, &scene->accel_options, &scene->accel, err))
+        RsAccelOptions world_opt = scene->accel_options;
+        world_opt.camera_tree = world_opt.camera_tree && !two_level; /* instances: camera rays walk the TLAS */
+        if (rs_accel_build(prims, world, &world_opt, &scene->accel, err))
             return -1;
     } else {
         scene->accel.view.kind = scene->accel_options.kind; /* empty: no world geometry */

@@ -38,6 +38,20 @@ typedef struct RsBvh2View {
     uint32_t node_count, prim_count;
 } RsBvh2View;
 
+/* Node n as a copy. The GPU reads its four blocks through the read-only data path
+ * (ld.global.nc), as bvh8 does its nodes: nodes never change during a launch. */
+RS_FN RsBvh2Node rs_bvh2_load_node(const RsBvh2Node* n)
+{
+#if RS_DEVICE_CODE
+    const float4* f = (const float4*)n;
+    float4 a = __ldg(f), b = __ldg(f + 1), c = __ldg(f + 2), d = __ldg(f + 3);
+    RsBvh2Node r = {{a.x, a.y, a.z, a.w}, {b.x, b.y, b.z, b.w}, {c.x, c.y, c.z, c.w}, {d.x, d.y, d.z, d.w}};
+    return r;
+#else
+    return *n;
+#endif
+}
+
 /* Runs a leaf; returns 1 only when an any-hit query is answered. */
 RS_FN int rs_bvh2_leaf(const RsBvh2View* s, uint32_t first, uint32_t count, RsVec3 o, RsVec3 d, uint32_t skip,
                        int any, RsHit* hit)
@@ -61,8 +75,8 @@ RS_FN int rs_bvh2_traverse(const RsBvh2View* s, RsVec3 o, RsVec3 d, float tmax, 
     int sp = 0;
     uint32_t node = 0;
     for (;;) {
-        const RsBvh2Node* n = &s->nodes[node];
-        RsFloat4 lo_l = n->lo_left, hi_l = n->hi_left, lo_r = n->lo_right, hi_r = n->hi_right;
+        RsBvh2Node n = rs_bvh2_load_node(&s->nodes[node]);
+        RsFloat4 lo_l = n.lo_left, hi_l = n.hi_left, lo_r = n.lo_right, hi_r = n.hi_right;
         float t_l, t_r;
         int hit_l = rs_intersect_box(lo_l, hi_l, inv_d, o_inv, 0.0f, hit->t, &t_l);
         int hit_r = rs_intersect_box(lo_r, hi_r, inv_d, o_inv, 0.0f, hit->t, &t_r);

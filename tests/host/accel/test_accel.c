@@ -12,6 +12,8 @@
  *    axis-parallel, some with a finite tmax), the closest hit's t equals brute force's within
  *    1e-6 relative, and any-hit gives the same verdict. (The hit primitive may differ where two
  *    are hit at the same t, on a shared edge.)
+ *  - bvh8's camera tree (its binary tree flattened for camera rays, kernel/accel/accel.h): the
+ *    same soundness and traversal checks as a bvh2.
  * Host C11.
  */
 #include <stdlib.h>
@@ -200,9 +202,27 @@ static void check_structure(const RsScene* s, const char* what)
     if (a->kind == RS_ACCEL_BVH2)
         CHECK(c.depth < RS_BVH2_MAX_DEPTH, "%s: depth %u", what, c.depth);
     free(c.reached);
+    /* bvh8 keeps its binary tree for camera rays, as sound as a bvh2 of its own */
+    CHECK(a->kind != RS_ACCEL_BVH8 || a->camera_tree, "%s: bvh8 without its camera tree by default", what);
+    if (a->kind == RS_ACCEL_BVH8 && a->camera_tree) {
+        Check t = {s, calloc(s->prims.count, sizeof(uint32_t)), 0, 0, 0};
+        check_bvh2(&t, &a->bvh2, 0, 0, rs_neg(inf), inf, whole);
+        uint32_t missing = 0, twice = 0;
+        for (size_t i = 0; i < s->prims.count; ++i) {
+            missing += t.reached[i] == 0;
+            twice += t.reached[i] > 1;
+        }
+        CHECK(missing == 0, "%s camera tree: %u primitives cannot be reached", what, missing);
+        CHECK(!whole || twice == 0 || s->prims.count == 1, "%s camera tree: %u primitives in several leaves", what,
+              twice);
+        CHECK(t.bad_boxes == 0, "%s camera tree: %d boxes do not enclose their contents", what, t.bad_boxes);
+        CHECK(t.depth < RS_BVH2_MAX_DEPTH, "%s camera tree: depth %u", what, t.depth);
+        free(t.reached);
+    }
 }
 
-static void check_traversal(const RsScene* s, const char* what, uint32_t seed, uint32_t rays)
+/* Traversal of the structure `kind` names in s's view against brute force. */
+static void check_traversal_of(const RsScene* s, uint32_t kind, const char* what, uint32_t seed, uint32_t rays)
 {
     RsSceneView v = rs_scene_view(s);
     uint64_t stack_mem[RS_BVH8_STACK], spill_mem[RS_BVH8_STACK];
@@ -221,7 +241,7 @@ static void check_traversal(const RsScene* s, const char* what, uint32_t seed, u
         uint32_t prim;
         float t_ref = brute_force(s, &r, &prim);
         RsHit hit;
-        int found = rs_accel_closest(v.accel.kind, &v.accel, r.o, r.d, r.tmax, RS_NO_HIT, &hit, stack);
+        int found = rs_accel_closest(kind, &v.accel, r.o, r.d, r.tmax, RS_NO_HIT, &hit, stack);
         hits += found;
         if (found != (prim != RS_NO_HIT) || (found && !(fabsf(hit.t - t_ref) <= 1e-6f * t_ref))) {
             if (mismatched < 3)
@@ -229,12 +249,22 @@ static void check_traversal(const RsScene* s, const char* what, uint32_t seed, u
                         found ? hit.t : -1.0f, hit.prim, prim != RS_NO_HIT ? t_ref : -1.0f, prim);
             ++mismatched;
         }
-        if (rs_accel_any(v.accel.kind, &v.accel, r.o, r.d, r.tmax, RS_NO_HIT, stack) != (prim != RS_NO_HIT))
+        if (rs_accel_any(kind, &v.accel, r.o, r.d, r.tmax, RS_NO_HIT, stack) != (prim != RS_NO_HIT))
             ++any_wrong;
     }
     CHECK(mismatched == 0, "%s: %d of %u closest hits differ from brute force", what, mismatched, rays);
     CHECK(any_wrong == 0, "%s: %d of %u any-hit answers differ from brute force", what, any_wrong, rays);
     CHECK(hits > (int)rays / 10, "%s: only %d rays hit anything; the test would prove little", what, hits);
+}
+
+static void check_traversal(const RsScene* s, const char* what, uint32_t seed, uint32_t rays)
+{
+    check_traversal_of(s, s->accel.view.kind, what, seed, rays);
+    if (s->accel.view.camera_tree) {
+        char name[200];
+        snprintf(name, sizeof name, "%s camera tree", what);
+        check_traversal_of(s, RS_ACCEL_BVH2, name, seed, rays);
+    }
 }
 
 static void make_soup(RsScene* s, uint32_t triangles, uint32_t spheres, uint32_t seed, int clustered)

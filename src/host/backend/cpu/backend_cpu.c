@@ -164,7 +164,7 @@ static int run_one(RsCpuBackend* b, LiveStage stage, uint32_t row, ShadowBatch* 
 {
     if (stage == LIVE_EXTEND) {
         uint64_t stack[RS_BVH8_STACK];
-        rs_stage_extend(&b->kp, row, rs_trace_stack_local(stack));
+        rs_stage_extend_with(&b->kp, row, b->extend_kind, rs_trace_stack_local(stack));
         return 1;
     }
     uint32_t r = rs_stage_shade(&b->kp, row, &sb->rows[sb->count]);
@@ -355,6 +355,7 @@ static int cpu_generate(RsBackend* base, const RsWaveRange* wave, RsError* err)
     b->kp.wave_paths = paths;
     b->kp.particles.phase = wave->phase;
     b->kp.particles.chunk_first_path = wave->chunk_first_path;
+    b->camera_rays = wave->phase == RS_PHASE_CAMERA; /* until shade makes them bounce rays */
     rs_cpu_deadray_reset(b, paths);
     b->in_wave = 1;
     run_dense(b, generate_one, paths, RS_CPU_MIN_PIXELS_PER_WORKER);
@@ -444,7 +445,10 @@ static int cpu_sort_materials(RsBackend* base, RsError* err)
 static int cpu_extend(RsBackend* base, RsError* err)
 {
     (void)err;
-    run_live(rs_cpu_of(base), LIVE_EXTEND);
+    RsCpuBackend* b = rs_cpu_of(base);
+    const RsAccelView* accel = &b->kp.scene.accel;
+    b->extend_kind = b->camera_rays ? rs_accel_camera_kind(accel) : rs_accel_run_kind(accel);
+    run_live(b, LIVE_EXTEND);
     return 0;
 }
 
@@ -454,6 +458,7 @@ static int cpu_shade(RsBackend* base, RsError* err)
     RsCpuBackend* b = rs_cpu_of(base);
     atomic_store(&b->shadow_count, 0);
     run_live(b, LIVE_SHADE);
+    b->camera_rays = 0;
     return 0;
 }
 

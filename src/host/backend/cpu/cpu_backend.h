@@ -61,6 +61,8 @@ typedef struct RsCpuBackend {
     /* dead-ray state */
     RsDeadRay deadray;    /* the strategy in use: config.deadray, or what auto picked last */
     int in_wave;          /* between generate and accumulate: a switch converts the live set */
+    int camera_rays;      /* between a camera wave's generate and its first shade */
+    uint32_t extend_kind; /* the structure extend walks: the scene's, or the camera tree (accel.h) */
     uint32_t* alive;      /* per row: the flags strategy, and the input of every compaction */
     uint32_t* stencil;    /* per 32 rows: bit i set = row 32*word + i alive */
     uint32_t* index[2];   /* live rows (compaction): [0] current, [1] being built */
