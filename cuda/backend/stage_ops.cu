@@ -117,6 +117,12 @@ int rs_cuda_backend_sort_materials(RsBackend* base, RsError* err)
 #define RS_EXTEND_WARP_WALKS 1
 #endif
 
+/* The camera tree is walked by warp packets (kernel_extend_camera.cu); an experiment may build
+ * with 0 for the per-thread bvh2 walk (kernel_extend.cu). */
+#ifndef RS_CAMERA_PACKETS
+#define RS_CAMERA_PACKETS 1
+#endif
+
 int rs_cuda_backend_extend(RsBackend* base, RsError* err)
 {
     RsCudaBackend* b = cuda_backend(base);
@@ -132,7 +138,9 @@ int rs_cuda_backend_extend(RsBackend* base, RsError* err)
         rs_trace_kernel_resolve(base->config.trace_kernel, accel->kind, b->ctx.depth) == RS_TRACE_PERSISTENT;
     /* a camera wave's own rays walk bvh8's camera tree where there is one, whatever the trace
      * kernel (kernel/accel/accel.h); the CPU backend does the same, so both find the same hits */
-    if (b->camera_rays && rs_accel_camera_kind(accel) != rs_accel_run_kind(accel))
+    if (b->camera_rays && rs_accel_camera_kind(accel) != rs_accel_run_kind(accel) && RS_CAMERA_PACKETS)
+        RS_CUDA(&b->ctx, rs_launch_extend_camera(b->kp, live_set(b), b->mode, b->stream));
+    else if (b->camera_rays && rs_accel_camera_kind(accel) != rs_accel_run_kind(accel))
         RS_CUDA(&b->ctx, rs_launch_extend(b->kp, live_set(b), rs_accel_camera_kind(accel), b->mode, &b->grids,
                                           b->stream));
     else if (flat_bvh8 && persistent)

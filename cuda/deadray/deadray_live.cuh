@@ -39,4 +39,17 @@ __device__ __forceinline__ void rs_for_live(const RsLiveSet& set, Body& body)
     }
 }
 
+/* Whether `row` is live, for kernels that give every lane a row themselves (whole warps
+ * stepping together: kernel_extend_fetch.cu, kernel_extend_camera.cu); with index lists every
+ * listed row is. */
+template <int Mode>
+__device__ __forceinline__ bool rs_row_is_live(const RsLiveSet& set, uint32_t row)
+{
+    if (Mode == RS_LIVE_FLAGS)
+        return set.alive[row] != 0;
+    if (Mode == RS_LIVE_STENCIL || Mode == RS_LIVE_PERSISTENT)
+        return (set.stencil[row >> 5] >> (row & 31u)) & 1u;
+    return true;
+}
+
 #endif /* RS_CUDA_DEADRAY_LIVE_CUH */

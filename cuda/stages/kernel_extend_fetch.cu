@@ -4,20 +4,11 @@
  * structures and scenes with instances). The live rows come from the strategy's live set, and
  * a row that is dead (flags, stencil) is simply dropped. nvcc.
  */
+#include "cuda/deadray/deadray_live.cuh"
 #include "cuda/stages/fetch_loop.cuh"
 #include "cuda/stages/kernels.cuh"
 #include "cuda/stages/trace_stack.cuh"
 #include "kernel/stages/stage_extend.h"
-
-template <int Mode>
-__device__ __forceinline__ bool rs_row_is_live(const RsLiveSet& set, uint32_t row)
-{
-    if (Mode == RS_LIVE_FLAGS)
-        return set.alive[row] != 0;
-    if (Mode == RS_LIVE_STENCIL || Mode == RS_LIVE_PERSISTENT)
-        return (set.stencil[row >> 5] >> (row & 31u)) & 1u;
-    return true;
-}
 
 template <int Mode, bool Cutouts, bool Refetch>
 __global__ void RS_FETCH_LAUNCH_BOUNDS rs_kernel_extend_fetch(const __grid_constant__ RsKernelParams kp, RsLiveSet set)

@@ -45,6 +45,8 @@ cudaError_t rs_launch_generate(const RsKernelParams& kp, const RsLiveSet& set, i
 /* `kind`: the structure to walk, as rs_accel_run_kind or rs_accel_camera_kind give it. */
 cudaError_t rs_launch_extend(const RsKernelParams& kp, const RsLiveSet& set, uint32_t kind, int mode,
                              RsGridCache* grids, cudaStream_t stream);
+/* A camera wave's own rays through bvh8's camera tree, by warp packets (kernel_extend_camera.cu). */
+cudaError_t rs_launch_extend_camera(const RsKernelParams& kp, const RsLiveSet& set, int mode, cudaStream_t stream);
 /* bvh8 only: persistent warps with dynamic fetch (kernel_extend_fetch.cu). */
 cudaError_t rs_launch_extend_fetch(const RsKernelParams& kp, const RsLiveSet& set, int mode, RsGridCache* grids,
                                    cudaStream_t stream);

@@ -2,6 +2,7 @@
  * structure, for test_gpu_accel.c. nvcc. */
 #include "accel_probe_kernel.h"
 #include "cuda/backend/accel_upload.cuh"
+#include "cuda/stages/bvh2_packet.cuh"
 #include "cuda/stages/fetch_loop.cuh"
 #include "cuda/stages/trace_stack.cuh"
 #include "cuda_ok.cuh"
@@ -39,6 +40,22 @@ __global__ void __launch_bounds__(RS_TRACE_BLOCK) probe_instanced_kernel(RsAccel
     closest[i] = rs_float4(hit.t, hit.u, hit.v, rs_uint_as_float(hit.prim));
     instance[i] = inst;
     any[i] = (uint32_t)rs_accel_any_instanced(Accel, &a, rs_xyz(o), rs_xyz(d), o.w, RS_NO_HIT, RS_NO_HIT, stack);
+}
+
+/* The camera tree's warp packets (bvh2_packet.cuh), closest hit only: every lane runs the walk,
+ * those past n without a ray. */
+__global__ void __launch_bounds__(RS_TRACE_BLOCK) probe_packet_kernel(RsAccelView a, const RsFloat4* origins,
+                                                                       const RsFloat4* directions, uint32_t n,
+                                                                       RsFloat4* closest)
+{
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    bool live = i < n;
+    RsFloat4 o = live ? origins[i] : rs_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    RsFloat4 d = live ? directions[i] : rs_float4(0.0f, 0.0f, 1.0f, 0.0f);
+    RsHit hit;
+    rs_bvh2_packet_closest(a.bvh2, rs_xyz(o), rs_xyz(d), o.w, RS_NO_HIT, live, &hit);
+    if (live)
+        closest[i] = rs_float4(hit.t, hit.u, hit.v, rs_uint_as_float(hit.prim));
 }
 
 /* bvh8 walks stepped by whole warps, leaf primitives shared (fetch_loop.cuh, warp_prims.cuh). */
@@ -162,6 +179,17 @@ extern "C" void gpu_trace_rays(const RsAccelView* accel, const RsFloat4* origins
     default: probe_kernel<RS_ACCEL_BVH2><<<grid, RS_TRACE_BLOCK>>>(v, p.origins, p.directions, n, p.closest, p.any); break;
     }
     probe_end(&p, closest, any, NULL);
+}
+
+extern "C" void gpu_trace_rays_packets(const RsAccelView* accel, const RsFloat4* origins,
+                                       const RsFloat4* directions, uint32_t n, RsFloat4* closest)
+{
+    Probe p = probe_begin(accel, origins, directions, n);
+    unsigned grid = (n + RS_TRACE_BLOCK - 1) / RS_TRACE_BLOCK;
+    probe_packet_kernel<<<grid, RS_TRACE_BLOCK>>>(p.accel.view, p.origins, p.directions, n, p.closest);
+    uint32_t* any = (uint32_t*)calloc(n ? n : 1, sizeof *any); /* (no any-hit here) */
+    probe_end(&p, closest, any, NULL);
+    free(any);
 }
 
 extern "C" void gpu_trace_rays_warps(const RsAccelView* accel, const RsFloat4* origins, const RsFloat4* directions,

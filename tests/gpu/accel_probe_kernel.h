@@ -20,6 +20,11 @@ void gpu_trace_rays(const RsAccelView* accel, const RsFloat4* origins, const RsF
 void gpu_trace_rays_warps(const RsAccelView* accel, const RsFloat4* origins, const RsFloat4* directions, uint32_t n,
                           int refetch, RsFloat4* closest, uint32_t* any);
 
+/* The same through warp packets (cuda/stages/bvh2_packet.cuh) over accel->bvh2, closest hit
+ * only: how camera rays walk bvh8's camera tree. */
+void gpu_trace_rays_packets(const RsAccelView* accel, const RsFloat4* origins, const RsFloat4* directions, uint32_t n,
+                            RsFloat4* closest);
+
 /* The same for a scene with instances (kind | RS_ACCEL_INSTANCES, two_level.h): instance[i] gets
  * the instance hit (RS_NO_HIT: world or none). */
 void gpu_trace_rays_instanced(const RsAccelView* accel, const RsFloat4* origins, const RsFloat4* directions,

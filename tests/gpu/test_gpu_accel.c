@@ -8,7 +8,8 @@
  * the closest hit's t within 1e-6 relative and the same any-hit verdict. For bvh8, the walks that
  * whole warps step together (the trace kernels' warp-shared leaf tests, with and without refetch)
  * must give every ray exactly the per-thread traversal's hit: t, u, v, primitive, verdict; its
- * camera tree (the binary tree camera rays walk, kernel/accel/accel.h) is checked as a bvh2. Brute force runs on the
+ * camera tree (the binary tree camera rays walk, kernel/accel/accel.h) is checked as a bvh2,
+ * walked per thread and by warp packets (cuda/stages/bvh2_packet.cuh). Brute force runs on the
  * GPU because the triangle test's own rounding differs between the CPU and the GPU (nvcc fuses
  * multiply-adds): at grazing angles t moves by a few 1e-6 for the same triangle, which says
  * nothing about the structures. A hit within that tolerance of tmax counts either way.
@@ -46,12 +47,16 @@ static void check_warp_walks(const RsScene* s, const char* name, const RsFloat4*
     free(warp_any);
 }
 
-/* The GPU's traversal of `view` against the brute-force answers (t_ref, prim_ref). */
-static void check_view(const RsAccelView* view, const char* name, const char* label, const RsFloat4* o,
+/* The GPU's traversal of `view` against the brute-force answers (t_ref, prim_ref); `packets`:
+ * by the camera tree's warp packets, closest hit only. */
+static void check_view(const RsAccelView* view, int packets, const char* name, const char* label, const RsFloat4* o,
                        const RsFloat4* d, uint32_t n, const float* t_ref, const uint32_t* prim_ref, RsFloat4* closest,
                        uint32_t* any)
 {
-    gpu_trace_rays(view, o, d, n, closest, any);
+    if (packets)
+        gpu_trace_rays_packets(view, o, d, n, closest);
+    else
+        gpu_trace_rays(view, o, d, n, closest, any);
     int mismatched = 0, any_wrong = 0, hits = 0;
     for (uint32_t i = 0; i < n; ++i) {
         uint32_t prim = rs_float_as_uint(closest[i].w);
@@ -65,7 +70,7 @@ static void check_view(const RsAccelView* view, const char* name, const char* la
                         closest[i].x, prim, t_ref[i], prim_ref[i]);
             ++mismatched;
         }
-        any_wrong += !borderline && (int)any[i] != expected;
+        any_wrong += !packets && !borderline && (int)any[i] != expected;
     }
     printf("%s %s: %u rays, %d hits, %d closest and %d any-hit disagreements\n", name, label, n, hits, mismatched,
            any_wrong);
@@ -108,9 +113,10 @@ static void check_scene(RsScene* s, const char* name, uint32_t rays)
             RsAccelView camera = s->accel.view;
             camera.kind = RS_ACCEL_BVH2;
             camera.camera_tree = 0;
-            check_view(&camera, name, "bvh8 camera tree", o, d, n, t_ref, prim_ref, closest, any);
+            check_view(&camera, 0, name, "bvh8 camera tree", o, d, n, t_ref, prim_ref, closest, any);
+            check_view(&camera, 1, name, "bvh8 camera tree, warp packets", o, d, n, t_ref, prim_ref, closest, any);
         }
-        check_view(&s->accel.view, name, rs_accel_name(k), o, d, n, t_ref, prim_ref, closest, any);
+        check_view(&s->accel.view, 0, name, rs_accel_name(k), o, d, n, t_ref, prim_ref, closest, any);
         if (k == RS_ACCEL_BVH8)
             check_warp_walks(s, name, o, d, n, closest, any);
     }

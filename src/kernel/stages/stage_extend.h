@@ -42,9 +42,16 @@ RS_FN void rs_stage_extend_walk_begin(const RsKernelParams* kp, uint32_t row, Rs
     rs_bvh8_walk_begin(&kp->scene.accel.bvh8, w, rs_xyz(o), rs_xyz(d), d.w, rs_float_as_uint(o.w));
 }
 
+/* The hit a kernel found for row's ray by a walk of its own (bvh8's warp walks, the camera
+ * tree's warp packets), stored as rs_stage_extend_with stores it. */
+RS_FN void rs_stage_extend_store(const RsKernelParams* kp, uint32_t row, const RsHit* hit)
+{
+    kp->rays.hit[row] = rs_float4(hit->t, hit->u, hit->v, rs_uint_as_float(hit->prim));
+}
+
 RS_FN void rs_stage_extend_walk_end(const RsKernelParams* kp, uint32_t row, const RsBvh8Walk* w)
 {
-    kp->rays.hit[row] = rs_float4(w->hit.t, w->hit.u, w->hit.v, rs_uint_as_float(w->hit.prim));
+    rs_stage_extend_store(kp, row, &w->hit);
 }
 
 RS_FN void rs_stage_extend(const RsKernelParams* kp, uint32_t row, RsTraceStack stack)
