@@ -19,10 +19,22 @@ __device__ __forceinline__ void rs_append_shadow(const RsKernelParams& kp, uint3
     rs_shadow_store(&kp.shadows, base + group.thread_rank(), &row, kp.scene.accel.inst.instance_count != 0);
 }
 
+/* Shade's blocks and the registers they may take. Shade waits on its loads (the hit's
+ * primitive, normals, material; Nsight Compute on Sponza: 53% of its cycles), so it wants
+ * warps to switch between; nvcc gives it 115 registers, 16 warps an SM in blocks of 256 or of
+ * 128. Blocks of 128 with 5 an SM cap it at 96 registers (a few bytes of spill): 20 warps. */
+#ifndef RS_SHADE_BLOCK
+#define RS_SHADE_BLOCK 128
+#endif
+#ifndef RS_SHADE_MIN_BLOCKS
+#define RS_SHADE_MIN_BLOCKS 5
+#endif
+
 /* Particles: a particle wave's kernel (stage_particle.h); camera waves get a kernel without that
  * code, whose registers would otherwise cost the path tracer's shade its occupancy. */
 template <int Mode, bool Particles>
-__global__ void rs_kernel_shade(const __grid_constant__ RsKernelParams kp, RsLiveSet set)
+__global__ void __launch_bounds__(RS_SHADE_BLOCK, RS_SHADE_MIN_BLOCKS)
+    rs_kernel_shade(const __grid_constant__ RsKernelParams kp, RsLiveSet set)
 {
     auto body = [&](uint32_t row) {
         RsShadowRow shadow;
@@ -38,18 +50,19 @@ template <bool Particles>
 static void launch_shade(const RsKernelParams& kp, const RsLiveSet& set, int mode, RsGridCache* grids,
                          cudaStream_t stream)
 {
-    unsigned grid = rs_blocks_for(set.n, RS_BLOCK);
+    const unsigned block = RS_SHADE_BLOCK;
+    unsigned grid = rs_blocks_for(set.n, block);
     switch (mode) {
-    case RS_LIVE_FLAGS: rs_kernel_shade<RS_LIVE_FLAGS, Particles><<<grid, RS_BLOCK, 0, stream>>>(kp, set); break;
-    case RS_LIVE_STENCIL: rs_kernel_shade<RS_LIVE_STENCIL, Particles><<<grid, RS_BLOCK, 0, stream>>>(kp, set); break;
+    case RS_LIVE_FLAGS: rs_kernel_shade<RS_LIVE_FLAGS, Particles><<<grid, block, 0, stream>>>(kp, set); break;
+    case RS_LIVE_STENCIL: rs_kernel_shade<RS_LIVE_STENCIL, Particles><<<grid, block, 0, stream>>>(kp, set); break;
     case RS_LIVE_PERSISTENT: {
         /* the cache is keyed by the kernel, so each variant gets its own grid */
         unsigned persistent_grid =
-            rs_persistent_grid_cached(grids, (const void*)rs_kernel_shade<RS_LIVE_PERSISTENT, Particles>, RS_BLOCK);
-        rs_kernel_shade<RS_LIVE_PERSISTENT, Particles><<<persistent_grid, RS_BLOCK, 0, stream>>>(kp, set);
+            rs_persistent_grid_cached(grids, (const void*)rs_kernel_shade<RS_LIVE_PERSISTENT, Particles>, block);
+        rs_kernel_shade<RS_LIVE_PERSISTENT, Particles><<<persistent_grid, block, 0, stream>>>(kp, set);
         break;
     }
-    default: rs_kernel_shade<RS_LIVE_INDEX, Particles><<<grid, RS_BLOCK, 0, stream>>>(kp, set); break;
+    default: rs_kernel_shade<RS_LIVE_INDEX, Particles><<<grid, block, 0, stream>>>(kp, set); break;
     }
 }
 
