@@ -109,41 +109,6 @@ RS_FN void rs_sppm_store_visible_point(const RsKernelParams* kp, uint32_t pixel,
     kp->visible.weight[pixel] = rs_pack(throughput, 0.0f);
 }
 
-/* The path's next segment from surface point sp: samples the BSDF, applies Russian roulette,
- * and rewrites row's ray. Returns 1 when the path continues. Whitted ends where next-event
- * estimation was possible: only a delta (specular) lobe goes on; a material with both kinds
- * (smooth plastic) picks a lobe first. */
-RS_FN int rs_shade_continue(const RsKernelParams* kp, const RsMaterial* mat, const RsSurfacePoint* sp, RsVec3 ns,
-                            RsVec3 wo, RsVec3 throughput, const RsPathSampler* ps, uint32_t row, RsUint4 path,
-                            uint32_t depth, int is_path, uint32_t hit_instance)
-{
-    int delta_only = !is_path;
-    if (delta_only && !rs_bsdf_has_delta(mat))
-        return 0;
-    RsBsdfSample bs;
-    float bsdf_u, bsdf_v;
-    rs_sampler_2d(ps, depth, RS_DIM_BSDF_U, &bsdf_u, &bsdf_v);
-    if (!rs_bsdf_sample(mat, sp->n, ns, wo, bsdf_u, bsdf_v, rs_sampler_1d(ps, depth, RS_DIM_BSDF_LOBE), &bs))
-        return 0;
-    if (delta_only && bs.pdf > 0.0f)
-        return 0;
-    throughput = rs_mul(throughput, bs.weight);
-    float eta_scale = rs_path_eta_scale(path.z) * bs.eta2;
-    if (is_path && depth >= kp->rr_depth) {
-        float survive = rs_minf(0.95f, rs_max_component(throughput) * eta_scale);
-        if (!(rs_sampler_1d(ps, depth, RS_DIM_ROULETTE) < survive))
-            return 0;
-        throughput = rs_scale(throughput, 1.0f / survive);
-    }
-    kp->rays.origin[row] = rs_pack(rs_spawn_origin(sp, bs.wi), rs_uint_as_float(sp->skip));
-    kp->rays.direction[row] = rs_pack(bs.wi, RS_INFINITY);
-    kp->rays.throughput[row] = rs_pack(throughput, bs.pdf);
-    kp->rays.path[row] = rs_uint4(path.x, path.y, rs_path_z(depth + 1, eta_scale), path.w);
-    if (kp->scene.accel.inst.instance_count != 0)
-        kp->rays.instance[row] = rs_uint4(hit_instance, RS_NO_HIT, 0u, 0u);
-    return 1;
-}
-
 /* A camera path's vertex (every integrator's camera rays; SPPM's camera pass). */
 RS_FN uint32_t rs_stage_shade_camera(const RsKernelParams* kp, uint32_t row, RsShadowRow* shadow)
 {
@@ -190,18 +155,45 @@ RS_FN uint32_t rs_stage_shade_camera(const RsKernelParams* kp, uint32_t row, RsS
         return RS_SHADE_TERMINATE;
 
     RsPathSampler ps = rs_sampler_path(kp->sampler, kp->seed, path.y, path.w);
-    int nee = rs_bsdf_has_density(mat);
     uint32_t result = RS_SHADE_TERMINATE;
-    if (kp->integrator == RS_INTEGRATOR_SPPM && nee)
-        rs_sppm_store_visible_point(kp, path.y, origin4, dir4, hit4, hit_instance, throughput);
-    else if (rs_shade_continue(kp, mat, &sp, ns, wo, throughput, &ps, row, path, depth, is_path, hit_instance))
-        result = RS_SHADE_CONTINUE;
-    /* next-event estimation last: the continuing ray is stored by now, so the shadow ray's
-     * values are never held across the BSDF's sampling code (fewer registers; the arithmetic
-     * and the random numbers are the same in either order) */
-    if (nee && rs_shade_next_event(kp, mat, &sp, ns, wo, throughput, &ps, depth, is_path, slot, hit_instance, shadow))
+    if (rs_bsdf_has_density(mat) && rs_shade_next_event(kp, mat, &sp, ns, wo, throughput, &ps, depth, is_path, slot, hit_instance,
+                                                    shadow))
         result |= RS_SHADE_SHADOW;
-    return result;
+
+    if (kp->integrator == RS_INTEGRATOR_SPPM && rs_bsdf_has_density(mat)) {
+        rs_sppm_store_visible_point(kp, path.y, origin4, dir4, hit4, hit_instance, throughput);
+        return result;
+    }
+
+    /* Whitted ends where next-event estimation was possible: only a delta (specular) lobe goes
+     * on. A material with both kinds (smooth plastic) picks a lobe first. */
+    int delta_only = !is_path;
+    if (delta_only && !rs_bsdf_has_delta(mat))
+        return result;
+
+    RsBsdfSample bs;
+    float bsdf_u, bsdf_v;
+    rs_sampler_2d(&ps, depth, RS_DIM_BSDF_U, &bsdf_u, &bsdf_v);
+    if (!rs_bsdf_sample(mat, sp.n, ns, wo, bsdf_u, bsdf_v, rs_sampler_1d(&ps, depth, RS_DIM_BSDF_LOBE), &bs))
+        return result;
+    if (delta_only && bs.pdf > 0.0f)
+        return result;
+    throughput = rs_mul(throughput, bs.weight);
+    float eta_scale = rs_path_eta_scale(path.z) * bs.eta2;
+    if (is_path && depth >= kp->rr_depth) {
+        float survive = rs_minf(0.95f, rs_max_component(throughput) * eta_scale);
+        if (!(rs_sampler_1d(&ps, depth, RS_DIM_ROULETTE) < survive))
+            return result;
+        throughput = rs_scale(throughput, 1.0f / survive);
+    }
+
+    kp->rays.origin[row] = rs_pack(rs_spawn_origin(&sp, bs.wi), rs_uint_as_float(sp.skip));
+    kp->rays.direction[row] = rs_pack(bs.wi, RS_INFINITY);
+    kp->rays.throughput[row] = rs_pack(throughput, bs.pdf);
+    kp->rays.path[row] = rs_uint4(slot, path.y, rs_path_z(depth + 1, eta_scale), path.w);
+    if (instanced)
+        kp->rays.instance[row] = rs_uint4(hit_instance, RS_NO_HIT, 0u, 0u);
+    return result | RS_SHADE_CONTINUE;
 }
 
 /* Shade for the wave's phase. The CUDA wrapper calls the two functions from separate kernels,
