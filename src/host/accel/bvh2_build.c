@@ -49,6 +49,7 @@ static RsBvh2Node flat_node(const RsBinaryNode* l, uint32_t l_ref, uint32_t l_co
  * builder numbers children after their parent, so one backward pass sees children first. */
 static void find_leaves(const RsBinaryBvh* bin, int collapse, FlatLeaf* leaf)
 {
+    /* (without memory for the costs nothing collapses: a deeper tree, the same hits) */
     float* cost = collapse ? malloc((size_t)bin->node_count * sizeof *cost) : NULL;
     for (uint32_t i = bin->node_count; i-- > 0;) {
         const RsBinaryNode* n = &bin->nodes[i];
