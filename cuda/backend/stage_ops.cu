@@ -138,9 +138,10 @@ int rs_cuda_backend_extend(RsBackend* base, RsError* err)
         rs_trace_kernel_resolve(base->config.trace_kernel, accel->kind, b->ctx.depth) == RS_TRACE_PERSISTENT;
     /* a camera wave's own rays walk bvh8's camera tree where there is one, whatever the trace
      * kernel (kernel/accel/accel.h); the CPU backend does the same, so both find the same hits */
-    if (b->camera_rays && rs_accel_camera_kind(accel) != rs_accel_run_kind(accel) && RS_CAMERA_PACKETS)
+    const int camera_tree = b->camera_rays && rs_accel_camera_kind(accel) != rs_accel_run_kind(accel);
+    if (camera_tree && RS_CAMERA_PACKETS)
         RS_CUDA(&b->ctx, rs_launch_extend_camera(b->kp, live_set(b), b->mode, b->stream));
-    else if (b->camera_rays && rs_accel_camera_kind(accel) != rs_accel_run_kind(accel))
+    else if (camera_tree)
         RS_CUDA(&b->ctx, rs_launch_extend(b->kp, live_set(b), rs_accel_camera_kind(accel), b->mode, &b->grids,
                                           b->stream));
     else if (flat_bvh8 && persistent)

@@ -38,7 +38,8 @@ typedef enum RsAccelKind { RS_ACCELS(RS_ACCEL_ENUM) RS_ACCEL_COUNT } RsAccelKind
  * (two_level.h). Scenes without them never take that path, so their kernels are the flat ones. */
 #define RS_ACCEL_INSTANCES 0x200u
 
-/* The structure a scene was built with; only the member of `kind` is filled. With instances,
+/* The structure a scene was built with; only the member of `kind` is filled (and `bvh2` with
+ * bvh8's camera tree, below). With instances,
  * that member is the world's own geometry (possibly empty) and `inst` the rest (two_level.h).
  *
  * The camera tree: a bvh8 may also keep the binary tree it was collapsed from, flattened into
