@@ -155,7 +155,8 @@ static void probe_end(Probe* p, RsFloat4* closest, uint32_t* any, uint32_t* inst
 {
     CUDA_OK(cudaGetLastError());
     CUDA_OK(cudaMemcpy(closest, p->closest, (size_t)p->n * sizeof(RsFloat4), cudaMemcpyDeviceToHost));
-    CUDA_OK(cudaMemcpy(any, p->any, (size_t)p->n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    if (any) /* (NULL: the probe ran no any-hit walk) */
+        CUDA_OK(cudaMemcpy(any, p->any, (size_t)p->n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
     if (instance)
         CUDA_OK(cudaMemcpy(instance, p->instance, (size_t)p->n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
     CUDA_OK(cudaFree(p->origins));
@@ -187,9 +188,7 @@ extern "C" void gpu_trace_rays_packets(const RsAccelView* accel, const RsFloat4*
     Probe p = probe_begin(accel, origins, directions, n);
     unsigned grid = (n + RS_TRACE_BLOCK - 1) / RS_TRACE_BLOCK;
     probe_packet_kernel<<<grid, RS_TRACE_BLOCK>>>(p.accel.view, p.origins, p.directions, n, p.closest);
-    uint32_t* any = (uint32_t*)calloc(n ? n : 1, sizeof *any); /* (no any-hit here) */
-    probe_end(&p, closest, any, NULL);
-    free(any);
+    probe_end(&p, closest, NULL, NULL);
 }
 
 extern "C" void gpu_trace_rays_warps(const RsAccelView* accel, const RsFloat4* origins, const RsFloat4* directions,

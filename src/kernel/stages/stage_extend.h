@@ -12,6 +12,13 @@
 #include "kernel/accel/accel.h"
 #include "kernel/state/kernel_params.h"
 
+/* Stores the hit found for row's ray: rs_stage_extend_with's, and that of kernels with walks of
+ * their own (bvh8's warp walks, the camera tree's warp packets). */
+RS_FN void rs_stage_extend_store(const RsKernelParams* kp, uint32_t row, const RsHit* hit)
+{
+    kp->rays.hit[row] = rs_float4(hit->t, hit->u, hit->v, rs_uint_as_float(hit->prim));
+}
+
 /* `accel`: the scene's RsAccelKind (with RS_ACCEL_INSTANCES for a scene with instances), a
  * compile-time constant in kernels built per structure. With instances, the ray's instance lane
  * says which instance it leaves, and gets the one it hits. */
@@ -29,7 +36,7 @@ RS_FN void rs_stage_extend_with(const RsKernelParams* kp, uint32_t row, uint32_t
     } else {
         rs_accel_closest(accel, &kp->scene.accel, rs_xyz(o), rs_xyz(d), d.w, rs_float_as_uint(o.w), &hit, stack);
     }
-    kp->rays.hit[row] = rs_float4(hit.t, hit.u, hit.v, rs_uint_as_float(hit.prim));
+    rs_stage_extend_store(kp, row, &hit);
 }
 
 /* For a kernel that interleaves many bvh8 traversals (persistent warps with dynamic fetch,
@@ -40,13 +47,6 @@ RS_FN void rs_stage_extend_walk_begin(const RsKernelParams* kp, uint32_t row, Rs
     RsFloat4 o = kp->rays.origin[row];
     RsFloat4 d = kp->rays.direction[row];
     rs_bvh8_walk_begin(&kp->scene.accel.bvh8, w, rs_xyz(o), rs_xyz(d), d.w, rs_float_as_uint(o.w));
-}
-
-/* The hit a kernel found for row's ray by a walk of its own (bvh8's warp walks, the camera
- * tree's warp packets), stored as rs_stage_extend_with stores it. */
-RS_FN void rs_stage_extend_store(const RsKernelParams* kp, uint32_t row, const RsHit* hit)
-{
-    kp->rays.hit[row] = rs_float4(hit->t, hit->u, hit->v, rs_uint_as_float(hit->prim));
 }
 
 RS_FN void rs_stage_extend_walk_end(const RsKernelParams* kp, uint32_t row, const RsBvh8Walk* w)
