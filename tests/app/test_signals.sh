@@ -13,7 +13,7 @@
 #   - view (headless, and in a window when SDL's dummy driver works): a stop signal quits after
 #     the frame, still writing --screenshot and --state, exit 130; SIGUSR1 saves a screenshot as
 #     P does;
-#   - bench: a stop signal ends the run after the configuration in flight and writes the CSV
+#   - bench: a stop signal ends the run after the row in flight (every strategy of a depth) and writes the CSV
 #     and the JSON with every row measured, exit 130.
 set -u
 rs=$(realpath "$1") scenes=$(realpath "$2")
@@ -193,7 +193,7 @@ if SDL_VIDEODRIVER=dummy "$rs" view "$cornell" --frames 1 $tiny >/dev/null 2>&1;
     [ $status -eq 130 ] && [ -s w.png ] && [ -s w.json ] || fail "windowed view, SIGINT: exit $status: $(cat w.log)"
 fi
 
-# --- bench: stops after the configuration in flight and writes its rows ---
+# --- bench: stops after the row in flight and writes its results ---
 "$rs" bench --scenes "$cornell" --depths 1..8 --frames 200 --warmup 0 --width 16 --height 16 --backend cpu \
     --threads 1 --csv b.csv --json b.json >b.out 2>b.log &
 pid=$!

@@ -1,10 +1,11 @@
 /* bench.c - `raystream bench`: frames per second per reflection depth for each dead-ray
  * strategy, with the ray statistics that explain them (docs/benchmarks.md).
  *
- * Host C11, application layer. For every (scene, integrator, strategy, depth) it traces
- * `warmup` untimed frames, then `frames` timed ones, each a full image at `spp` samples per
- * pixel; a frame's time is the wall clock from the first launch until the device has finished
- * (so launch overheads count, as they do for a user). Every configuration replays the same
+ * Host C11, application layer. For every (scene, integrator, depth) it times each selected
+ * strategy on the same frames, their frames taken in turn (bench_row.h): `warmup` untimed
+ * frames, then `frames` timed ones, each a full image at `spp` samples per pixel; a frame's time
+ * is the wall clock from the first launch until the device has finished (so launch overheads
+ * count, as they do for a user). Every configuration replays the same
  * sample numbers, so all strategies trace the same rays and must report the same live-ray
  * counts. Reported: median, min and max ms and FPS from the median; Mrays/s per ray kind
  * (camera, bounce, shadow) at the median time; live rays entering each bounce (count and
@@ -19,24 +20,20 @@
  * each device's share of the paths (the queue's balance).
  */
 #define _POSIX_C_SOURCE 200809L
-#include <cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "app/bench/bench_meta.h"
+#include "app/bench/bench_row.h"
 #include "app/cli.h"
 #include "app/commands.h"
 #include "app/interrupt.h"
 #include "app/options.h"
 #include "app/scenes_dir.h"
-#include "git_commit.h"
 #include "host/import/scene_loader.h"
 #include "host/render/renderer.h"
 #include "host/scene/settings.h"
-#include "host/util/clock.h"
-#include "host/util/thread_pool.h"
-#include "version.h"
 
 #define MAX_SCENES 16
 #define MAX_DEPTHS 64
@@ -56,20 +53,6 @@ typedef struct BenchOptions {
     const char* csv;
 } BenchOptions;
 
-typedef struct BenchResult {
-    const char* scene;
-    uint32_t integrator, depth;
-    RsDeadRay deadray;
-    int devices;                       /* how many shared the frame */
-    double share[RS_MAX_DEVICES];      /* each device's fraction of the paths */
-    double ms_median, ms_min, ms_max;
-    RsTraceStats per_frame; /* totals over the timed frames divided by the frame count */
-    double stage_ms[RS_STAGE_COUNT];
-    double denoise_ms; /* median; -1 without --denoise */
-    double busy;       /* sum of stage times / (mean frame time x devices) */
-    double particles_per_frame; /* light: particles, sppm: photons traced per frame; 0 for the others */
-} BenchResult;
-
 static void bench_usage(FILE* f)
 {
     fprintf(f,
@@ -87,7 +70,8 @@ static void bench_usage(FILE* f)
             "                          and whitted); light and sppm time passes (--spp passes a frame)\n"
             "                          on one device and print particles (photons) per second\n"
             "  --photons N             sppm: photons per pass (default: the pixel count, at least 262144)\n"
-            "  --frames N              timed frames per configuration (default 30 on CUDA, 3 on CPU)\n"
+            "  --frames N              timed frames per configuration (default 30 on CUDA, 3 on CPU);\n"
+            "                          the strategies of a depth take their frames in turn\n"
             "  --warmup N              untimed frames first (default 5 on CUDA, 1 on CPU)\n"
             "  --denoise               also time the denoiser on every timed frame (the film then\n"
             "                          carries AOVs); reported as denoise_ms, apart from the frame\n"
@@ -215,107 +199,6 @@ static int parse_bench_args(int argc, char** argv, BenchOptions* o, char* scene_
     return 0;
 }
 
-static int compare_double(const void* a, const void* b)
-{
-    double x = *(const double*)a, y = *(const double*)b;
-    return (x > y) - (x < y);
-}
-
-static void scale_stats(RsTraceStats* s, double k)
-{
-    s->camera_rays = (uint64_t)(s->camera_rays * k + 0.5);
-    s->bounce_rays = (uint64_t)(s->bounce_rays * k + 0.5);
-    s->shadow_rays = (uint64_t)(s->shadow_rays * k + 0.5);
-    s->readback_bytes = (uint64_t)(s->readback_bytes * k + 0.5);
-    for (int d = 0; d <= RS_STATS_DEPTHS; ++d) {
-        s->live_at_depth[d] = (uint64_t)(s->live_at_depth[d] * k + 0.5);
-        s->shadow_at_depth[d] = (uint64_t)(s->shadow_at_depth[d] * k + 0.5);
-    }
-    for (int st = 0; st < RS_STAGE_COUNT; ++st)
-        s->stage_seconds[st] *= k;
-}
-
-static double median_sorted(const double* v, uint32_t n) { return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]); }
-
-/* One configuration: warm-up, timed frames, statistics. */
-static int run_config(RsRenderer* renderer, const RsScene* scene, const RsRenderDesc* rd, const BenchOptions* o,
-                      BenchResult* r, RsError* err)
-{
-    uint64_t pixels = (uint64_t)rd->width * rd->height, frame_paths = pixels * rd->spp;
-    RsFrameDesc frame = rs_frame_from_scene(scene, rd->width, rd->height, rd->max_depth, rd->integrator, rd->seed);
-    rs_common_options_frame(&o->common, &frame);
-    r->particles_per_frame = rd->integrator == RS_INTEGRATOR_SPPM   ? (double)frame.photons_per_pass * rd->spp
-                             : rd->integrator == RS_INTEGRATOR_LIGHT ? (double)pixels * rd->spp
-                                                                     : 0.0;
-    if (rs_renderer_begin(renderer, &frame, frame_paths, err))
-        return -1;
-    double* times = malloc(2 * o->frames * sizeof *times);
-    double* denoise_times = times + o->frames;
-    RsImageRequest denoise = {RS_LAYER_BEAUTY, 0, 1, rs_denoise_defaults()};
-    if (!times)
-        return rs_error_set(err, "out of memory");
-    RsTraceStats before = rs_renderer_stats(renderer);
-    uint64_t paths_before[RS_MAX_DEVICES] = {0};
-    int devices = rs_renderer_device_count(renderer);
-    int status = -1;
-    for (uint32_t f = 0; f < o->warmup + o->frames; ++f) {
-        if (f == o->warmup) {
-            before = rs_renderer_stats(renderer);
-            for (int d = 0; d < devices; ++d)
-                paths_before[d] = rs_renderer_device_paths(renderer, d);
-        }
-        double t0 = rs_clock_seconds();
-        /* frame f traces sample numbers [f * spp, (f + 1) * spp): the same for every strategy;
-         * rs_renderer_trace returns when every device has finished, or (a second stop signal)
-         * after the wave in flight: then the configuration is dropped */
-        int traced = rs_renderer_trace(renderer, (uint64_t)(f + 1) * frame_paths, err);
-        if (traced) {
-            status = traced < 0 ? -1 : 1;
-            goto done;
-        }
-        if (f >= o->warmup)
-            times[f - o->warmup] = (rs_clock_seconds() - t0) * 1e3;
-        if (o->denoise) { /* the frame's film, denoised: from the first launch until it is done */
-            double t1 = rs_clock_seconds();
-            if (rs_renderer_make_image(renderer, &denoise, err))
-                goto done;
-            if (f >= o->warmup)
-                denoise_times[f - o->warmup] = (rs_clock_seconds() - t1) * 1e3;
-        }
-    }
-    RsTraceStats now = rs_renderer_stats(renderer);
-    RsTraceStats total = rs_trace_stats_since(&now, &before);
-    scale_stats(&total, 1.0 / o->frames);
-    r->per_frame = total;
-    r->devices = devices;
-    uint64_t all = 0;
-    for (int d = 0; d < devices; ++d)
-        all += rs_renderer_device_paths(renderer, d) - paths_before[d];
-    for (int d = 0; d < devices; ++d)
-        r->share[d] = all ? (double)(rs_renderer_device_paths(renderer, d) - paths_before[d]) / (double)all : 0.0;
-    double stage_sum = 0.0, mean = 0.0;
-    for (int st = 0; st < RS_STAGE_COUNT; ++st) {
-        r->stage_ms[st] = total.stage_seconds[st] * 1e3;
-        stage_sum += r->stage_ms[st];
-    }
-    for (uint32_t f = 0; f < o->frames; ++f)
-        mean += times[f] / o->frames;
-    r->busy = mean > 0.0 ? stage_sum / (mean * devices) : 0.0;
-    qsort(times, o->frames, sizeof *times, compare_double);
-    r->ms_min = times[0];
-    r->ms_max = times[o->frames - 1];
-    r->ms_median = median_sorted(times, o->frames);
-    r->denoise_ms = -1.0;
-    if (o->denoise) {
-        qsort(denoise_times, o->frames, sizeof *denoise_times, compare_double);
-        r->denoise_ms = median_sorted(denoise_times, o->frames);
-    }
-    status = 0;
-done:
-    free(times);
-    return status;
-}
-
 /* Per configuration: time on 1..N devices, speed-up over one, efficiency, shares of the paths. */
 static void print_scaling(const BenchResult* results, int count, const char* scene, uint32_t integrator)
 {
@@ -407,6 +290,28 @@ static void print_table(const BenchResult* results, int count, const BenchOption
     fflush(stdout);
 }
 
+/* One measured configuration: into the JSON / CSV, and a line on stderr (stdout for particle
+ * and denoiser rates). */
+static void report_result(const BenchOptions* o, const BenchResult* r, int payload, uint32_t width, uint32_t height,
+                          uint32_t spp, BenchMeta* meta)
+{
+    const char* integrator = rs_integrator_name(r->integrator);
+    const char* deadray = rs_deadray_name(r->deadray);
+    rs_bench_meta_result(meta, r->scene, integrator, deadray, payload, r->devices, r->depth, width, height, spp,
+                         r->ms_median, r->ms_min, r->ms_max, &r->per_frame, r->stage_ms, r->denoise_ms, r->busy);
+    if (!o->common.quiet)
+        fprintf(stderr, "raystream: %s %s %s depth %u on %d device%s: %.2f ms (%.1f FPS)\n", r->scene, integrator,
+                deadray, r->depth, r->devices, r->devices == 1 ? "" : "s", r->ms_median, 1000.0 / r->ms_median);
+    if (r->particles_per_frame > 0.0)
+        printf("%s, %s, %s, depth %u: %.1f M %s/s, %.2f passes/s (%.3g per pass, median of %u frames of %u passes)\n",
+               r->scene, integrator, deadray, r->depth, r->particles_per_frame / r->ms_median * 1e-3,
+               r->integrator == RS_INTEGRATOR_SPPM ? "photons" : "particles", spp * 1000.0 / r->ms_median,
+               r->particles_per_frame / spp, o->frames, spp);
+    if (o->denoise)
+        printf("%s, %s, %s, depth %u: denoise %ux%u: %.3f ms (median of %u)\n", r->scene, integrator, deadray,
+               r->depth, width, height, r->denoise_ms, o->frames);
+}
+
 int rs_cmd_bench(int argc, char** argv)
 {
     BenchOptions o;
@@ -455,9 +360,9 @@ int rs_cmd_bench(int argc, char** argv)
         rs_cli_error("%s", err.message);
         return RS_EXIT_FAILURE;
     }
-    /* a stop signal ends the run after the configuration in flight (a second one drops it),
-     * and what was measured is written (interrupt.h) */
-    rs_interrupt_install("interrupted: finishing this configuration, then writing the results (interrupt again "
+    /* a stop signal ends the run after the row in flight, every strategy of one depth (a second
+     * one drops it), and what was measured is written (interrupt.h) */
+    rs_interrupt_install("interrupted: finishing this depth's strategies, then writing the results (interrupt again "
                          "to stop sooner)",
                          "stopping now; the configurations measured will still be written (a third interrupt quits "
                          "without writing)");
@@ -484,12 +389,17 @@ int rs_cmd_bench(int argc, char** argv)
         }
         rs_common_warn_unlit(&scene, o.scenes[si]);
         rs_bench_meta_scene(&meta, o.scenes[si], &scene);
-        for (int d = 0; d < RS_DEADRAY_COUNT && status == RS_EXIT_OK && !rs_interrupt_count(); ++d) {
-            if (!o.deadray[d])
-                continue;
-            /* 1, 2, ..., N devices when there are several: the scaling table; the last is all */
-            for (int used = device_total > 1 ? 1 : device_total;
-                 used <= device_total && status == RS_EXIT_OK && !rs_interrupt_count(); ++used) {
+        /* 1, 2, ..., N devices when there are several: the scaling table; the last is all */
+        for (int used = device_total > 1 ? 1 : device_total;
+             used <= device_total && status == RS_EXIT_OK && !rs_interrupt_count(); ++used) {
+            /* a renderer per strategy, all resident, so that a row takes their frames in turn
+             * (bench_row.h) */
+            RsRenderer* renderers[RS_DEADRAY_COUNT];
+            RsDeadRay strategies[RS_DEADRAY_COUNT];
+            int strategy_count = 0;
+            for (int d = 0; d < RS_DEADRAY_COUNT && status == RS_EXIT_OK; ++d) {
+                if (!o.deadray[d])
+                    continue;
                 RsRendererConfig cfg = all_devices;
                 cfg.backend.deadray = (RsDeadRay)d;
                 cfg.backend.film_stats = scene.render.noise_threshold > 0.0f; /* adaptive sampling's planes */
@@ -503,57 +413,45 @@ int rs_cmd_bench(int argc, char** argv)
                 }
                 rs_bench_meta_device(&meta, renderer);
                 rs_renderer_set_stop(renderer, NULL, rs_interrupt_stop_flag());
-                for (int ii = 0; ii < 4 && status == RS_EXIT_OK; ++ii) {
-                    /* the particle integrators run on one device (host/render/particle_trace.h) */
-                    if (!o.integrators[ii] || (rs_integrator_particles((uint32_t)ii) && used > 1))
-                        continue;
-                    for (int k = 0; k < o.depth_count && !rs_interrupt_count(); ++k) {
-                        RsRenderDesc rd = scene.render;
-                        rd.width = width;
-                        rd.height = height;
-                        rd.spp = spp;
-                        rd.max_depth = o.depths[k];
-                        rd.seed = o.common.seed_set ? o.common.seed : 1;
-                        rd.integrator = (uint32_t)ii;
-                        BenchResult* r = &results[count];
-                        r->scene = o.scenes[si];
-                        r->integrator = (uint32_t)ii;
-                        r->depth = o.depths[k];
-                        r->deadray = (RsDeadRay)d;
-                        int ran = run_config(renderer, &scene, &rd, &o, r, &err);
-                        if (ran > 0)
-                            break; /* dropped by a second stop signal */
-                        if (ran < 0) {
-                            rs_cli_error("%s: %s %s depth %u: %s", o.scenes[si], rs_integrator_name((uint32_t)ii),
-                                         rs_deadray_name((RsDeadRay)d), o.depths[k], err.message);
-                            status = RS_EXIT_FAILURE;
-                            break;
-                        }
-                        rs_bench_meta_result(&meta, r->scene, rs_integrator_name(r->integrator),
-                                             rs_deadray_name(r->deadray), cfg.backend.payload, r->devices, r->depth,
-                                             width, height, spp, r->ms_median, r->ms_min, r->ms_max, &r->per_frame,
-                                             r->stage_ms, r->denoise_ms, r->busy);
-                        if (!o.common.quiet)
-                            fprintf(stderr, "raystream: %s %s %s depth %u on %d device%s: %.2f ms (%.1f FPS)\n",
-                                    o.scenes[si], rs_integrator_name((uint32_t)ii), rs_deadray_name((RsDeadRay)d),
-                                    o.depths[k], r->devices, r->devices == 1 ? "" : "s", r->ms_median,
-                                    1000.0 / r->ms_median);
-                        if (r->particles_per_frame > 0.0)
-                            printf("%s, %s, %s, depth %u: %.1f M %s/s, %.2f passes/s (%.3g per pass, median of "
-                                   "%u frames of %u passes)\n",
-                                   o.scenes[si], rs_integrator_name((uint32_t)ii), rs_deadray_name((RsDeadRay)d),
-                                   o.depths[k], r->particles_per_frame / r->ms_median * 1e-3,
-                                   ii == RS_INTEGRATOR_SPPM ? "photons" : "particles", spp * 1000.0 / r->ms_median,
-                                   r->particles_per_frame / spp, o.frames, spp);
-                        if (o.denoise)
-                            printf("%s, %s, %s, depth %u: denoise %ux%u: %.3f ms (median of %u)\n", o.scenes[si],
-                                   rs_integrator_name((uint32_t)ii), rs_deadray_name((RsDeadRay)d), o.depths[k],
-                                   width, height, r->denoise_ms, o.frames);
-                        ++count;
-                    }
-                }
-                rs_renderer_destroy(renderer);
+                renderers[strategy_count] = renderer;
+                strategies[strategy_count++] = (RsDeadRay)d;
             }
+            for (int ii = 0; ii < 4 && status == RS_EXIT_OK; ++ii) {
+                /* the particle integrators run on one device (host/render/particle_trace.h) */
+                if (!o.integrators[ii] || (rs_integrator_particles((uint32_t)ii) && used > 1))
+                    continue;
+                for (int k = 0; k < o.depth_count && status == RS_EXIT_OK && !rs_interrupt_count(); ++k) {
+                    BenchRow row = {&scene, scene.render, &o.common, o.frames, o.warmup, o.denoise};
+                    row.render.width = width;
+                    row.render.height = height;
+                    row.render.spp = spp;
+                    row.render.max_depth = o.depths[k];
+                    row.render.seed = o.common.seed_set ? o.common.seed : 1;
+                    row.render.integrator = (uint32_t)ii;
+                    BenchResult* rows = &results[count];
+                    for (int j = 0; j < strategy_count; ++j) {
+                        rows[j].scene = o.scenes[si];
+                        rows[j].integrator = (uint32_t)ii;
+                        rows[j].depth = o.depths[k];
+                        rows[j].deadray = strategies[j];
+                    }
+                    int failed = 0;
+                    int ran = bench_row_run(&row, renderers, rows, strategy_count, &failed, &err);
+                    if (ran > 0)
+                        break; /* dropped by a second stop signal */
+                    if (ran < 0) {
+                        rs_cli_error("%s: %s %s depth %u: %s", o.scenes[si], rs_integrator_name((uint32_t)ii),
+                                     rs_deadray_name(strategies[failed]), o.depths[k], err.message);
+                        status = RS_EXIT_FAILURE;
+                        break;
+                    }
+                    for (int j = 0; j < strategy_count; ++j)
+                        report_result(&o, &rows[j], all_devices.backend.payload, width, height, spp, &meta);
+                    count += strategy_count;
+                }
+            }
+            for (int j = 0; j < strategy_count; ++j)
+                rs_renderer_destroy(renderers[j]);
         }
         for (int ii = 0; ii < 4; ++ii) {
             if (!o.integrators[ii] || status != RS_EXIT_OK)
