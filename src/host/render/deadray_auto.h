@@ -6,7 +6,8 @@
  * measurements the choices are the same. Choices never change the image: every strategy
  * visits the same rays (only their order differs), which the strategy tests check bit for bit.
  *
- * A bounce's kind is its bucket: its depth (1 .. RS_AUTO_DEPTHS, deeper ones share the last)
+ * A bounce's kind is its bucket: its depth (1 .. RS_AUTO_DEPTHS, deeper ones share the last;
+ * the segment after a path's last vertex, for emission only, apart: RS_AUTO_EMISSION_SEGMENT)
  * and the live fraction entering it (live / wave paths) in log2 steps, 1 .. 1/2, 1/2 .. 1/4,
  * ..., below 1/128. The fraction is what decides the cost (a stencil visits every word of the
  * wave, a compaction only the live rows) and it follows the scene and the camera by itself; the
@@ -34,9 +35,18 @@
 
 #define RS_AUTO_FRACTIONS 8
 #define RS_AUTO_DEPTHS 12
+/* The depth rs_deadray_auto_bucket takes for the segment a path traces after its last vertex,
+ * for emission only (depth max_depth + 1, stage_shade.h). It has a depth slot of its own, after
+ * the RS_AUTO_DEPTHS others: its shade ends every path at once, so it costs far less than a
+ * full bounce of the same depth, which it becomes when the depth is raised (the viewer; the
+ * bench's rows, which share a chooser). Sharing the bucket, the full bounce inherited the short
+ * one's cost: on the H100, reflect-23k's whitted bounce 2 measured 0.52 ns a ray at depth 1 and
+ * 0.60-0.70 at depth 2, and at depth 2 auto ran the stencil family on the stale figure, 7%
+ * slower than the compactions. */
+#define RS_AUTO_EMISSION_SEGMENT 0u
 /* wave sizes: below 2^18 paths, 2^20, 2^22, and larger */
 #define RS_AUTO_SIZES 4
-#define RS_AUTO_BUCKETS (RS_AUTO_FRACTIONS * RS_AUTO_DEPTHS * RS_AUTO_SIZES)
+#define RS_AUTO_BUCKETS (RS_AUTO_FRACTIONS * (RS_AUTO_DEPTHS + 1) * RS_AUTO_SIZES)
 /* stencil, persistent, compact-warp and compact-cub (CUDA); stencil, compact-scan and
  * compact-warp (CPU) */
 #define RS_AUTO_MAX_CANDIDATES 4
@@ -90,8 +100,9 @@ typedef struct RsDeadRayAuto {
 void rs_deadray_auto_init(RsDeadRayAuto* a, RsBackendKind kind);
 /* The live-fraction step of `live` of `paths` rays: 0 (more than half) .. RS_AUTO_FRACTIONS - 1. */
 uint32_t rs_deadray_auto_fraction(uint32_t live, uint32_t paths);
-/* The bucket of a bounce of depth `depth` (1-based) that `live` of `paths` rays enter (a wave of
- * `paths` paths). The wave's size is part of it: a bounce's fixed costs (launches, the wait
+/* The bucket of a bounce of depth `depth` (1-based; RS_AUTO_EMISSION_SEGMENT for the segment
+ * after a path's last vertex) that `live` of `paths` rays enter (a wave of `paths` paths). The
+ * wave's size is part of it: a bounce's fixed costs (launches, the wait
  * for its counts) weigh more per ray in a small wave, and the viewer starts with small slices
  * before it grows them to its frame budget, so costs measured on small waves must not decide
  * for large ones. */

@@ -151,7 +151,9 @@ static int trace_wave(RsWavefront* wf, const RsWaveRange* wave, RsError* err)
         if (depth > 1)
             wf->stats.bounce_rays += live;
         RsBounceCounts counts;
-        uint32_t bucket = rs_deadray_auto_bucket(depth, live, paths);
+        /* the segment after the last vertex, for emission only, is a kind of its own */
+        uint32_t bucket =
+            rs_deadray_auto_bucket(depth > wf->frame.max_depth ? RS_AUTO_EMISSION_SEGMENT : depth, live, paths);
         double t0 = rs_clock_seconds();
         if (autoray) {
             /* the first choice stands if adaptive sampling left the bounce in its bucket */

@@ -75,8 +75,15 @@ static void test_buckets(void)
     CHECK(rs_deadray_auto_bucket(2, PATHS / 4, PATHS) == RS_AUTO_FRACTIONS + 2, "depth 2, a quarter alive");
     CHECK(rs_deadray_auto_bucket(RS_AUTO_DEPTHS + 40, 1, PATHS) == RS_AUTO_DEPTHS * RS_AUTO_FRACTIONS - 1,
           "deep, few: the last bucket of small waves");
-    CHECK(rs_deadray_auto_bucket(RS_AUTO_DEPTHS + 40, 1, 1u << 23) == RS_AUTO_BUCKETS - 1,
-          "deep, few, in a big wave: the last bucket");
+    CHECK(rs_deadray_auto_bucket(RS_AUTO_DEPTHS + 40, 1, 1u << 23) == RS_AUTO_BUCKETS - 1 - RS_AUTO_FRACTIONS,
+          "deep, few, in a big wave: the last bucket of the depths");
+    CHECK(rs_deadray_auto_bucket(RS_AUTO_EMISSION_SEGMENT, 1, 1u << 23) == RS_AUTO_BUCKETS - 1,
+          "the emission-only segment, few, in a big wave: the last bucket");
+    /* the segment after the last vertex never shares a full bounce's bucket, whatever its depth */
+    for (uint32_t depth = 1; depth <= RS_AUTO_DEPTHS + 2; ++depth)
+        for (uint32_t live = PATHS; live > 0; live /= 3)
+            CHECK(rs_deadray_auto_bucket(depth, live, PATHS) != rs_deadray_auto_bucket(RS_AUTO_EMISSION_SEGMENT, live, PATHS),
+                  "depth %u and the emission-only segment share a bucket (%u alive)", depth, live);
     /* wave sizes apart: the viewer's first small slices do not decide for its later large ones */
     CHECK(rs_deadray_auto_bucket(3, 1000, 100000) != rs_deadray_auto_bucket(3, 40000, 4000000),
           "a small and a large wave share a bucket");
