@@ -63,10 +63,10 @@ RS_FN void rs_add_path_radiance(const RsKernelParams* kp, uint32_t slot, RsVec3 
 }
 
 /* Next-event estimation from surface point sp. Returns 1 and fills *shadow when there is light
- * to test. */
+ * to test. `plain`: the scene has no textures (rs_scene_is_plain), so no lamp has one. */
 RS_FN int rs_shade_next_event(const RsKernelParams* kp, const RsMaterial* mat, const RsSurfacePoint* sp, RsVec3 ns,
                               RsVec3 wo, RsVec3 throughput, const RsPathSampler* ps, uint32_t depth, int use_mis,
-                              uint32_t slot, uint32_t instance, RsShadowRow* shadow)
+                              uint32_t slot, uint32_t instance, RsShadowRow* shadow, int plain)
 {
     RsLightSample ls;
     float light_u, light_v;
@@ -74,7 +74,8 @@ RS_FN int rs_shade_next_event(const RsKernelParams* kp, const RsMaterial* mat, c
     if (!rs_light_sample(&kp->scene, rs_light_context(sp->p, sp->n), rs_sampler_1d(ps, depth, RS_DIM_LIGHT_PICK),
                          light_u, light_v, &ls))
         return 0;
-    rs_light_emission_texture(&kp->scene, &ls);
+    if (!plain)
+        rs_light_emission_texture(&kp->scene, &ls);
     if (rs_is_black(ls.radiance)) /* a black texel of a textured lamp */
         return 0;
     float bsdf_pdf;
@@ -109,8 +110,10 @@ RS_FN void rs_sppm_store_visible_point(const RsKernelParams* kp, uint32_t pixel,
     kp->visible.weight[pixel] = rs_pack(throughput, 0.0f);
 }
 
-/* A camera path's vertex (every integrator's camera rays; SPPM's camera pass). */
-RS_FN uint32_t rs_stage_shade_camera(const RsKernelParams* kp, uint32_t row, RsShadowRow* shadow)
+/* A camera path's vertex (every integrator's camera rays; SPPM's camera pass). `plain`: the
+ * scene has neither textures nor instances (rs_scene_is_plain, shade_surface.h); the GPU passes
+ * it as a constant, one kernel per kind. */
+RS_FN uint32_t rs_stage_shade_camera_with(const RsKernelParams* kp, uint32_t row, RsShadowRow* shadow, int plain)
 {
     const RsSceneView* scene = &kp->scene;
     RsFloat4 origin4 = kp->rays.origin[row];
@@ -133,12 +136,13 @@ RS_FN uint32_t rs_stage_shade_camera(const RsKernelParams* kp, uint32_t row, RsS
     }
 
     /* an instance's primitive is shaded as its world-space copy (accel/instance.h) */
-    int instanced = scene->accel.inst.instance_count != 0;
+    int instanced = !plain && scene->accel.inst.instance_count != 0;
     uint32_t hit_instance = instanced ? kp->rays.instance[row].y : RS_NO_HIT;
     RsShadeSurface surface;
     RsShadeScratch scratch;
     const RsPrim* prim;
-    const RsMaterial* mat = rs_shade_surface(kp, origin4, dir4, hit4, hit_instance, &surface, &scratch, &prim);
+    const RsMaterial* mat =
+        rs_shade_surface_with(kp, origin4, dir4, hit4, hit_instance, &surface, &scratch, &prim, plain);
     const RsSurfacePoint sp = surface.sp;
     RsVec3 ns = surface.ns, wo = surface.wo;
     rs_aov_record(kp, slot, depth, sp.p, ns, wo, mat, throughput);
@@ -156,8 +160,8 @@ RS_FN uint32_t rs_stage_shade_camera(const RsKernelParams* kp, uint32_t row, RsS
 
     RsPathSampler ps = rs_sampler_path(kp->sampler, kp->seed, path.y, path.w);
     uint32_t result = RS_SHADE_TERMINATE;
-    if (rs_bsdf_has_density(mat) && rs_shade_next_event(kp, mat, &sp, ns, wo, throughput, &ps, depth, is_path, slot, hit_instance,
-                                                    shadow))
+    if (rs_bsdf_has_density(mat) &&
+        rs_shade_next_event(kp, mat, &sp, ns, wo, throughput, &ps, depth, is_path, slot, hit_instance, shadow, plain))
         result |= RS_SHADE_SHADOW;
 
     if (kp->integrator == RS_INTEGRATOR_SPPM && rs_bsdf_has_density(mat)) {
@@ -194,6 +198,12 @@ RS_FN uint32_t rs_stage_shade_camera(const RsKernelParams* kp, uint32_t row, RsS
     if (instanced)
         kp->rays.instance[row] = rs_uint4(hit_instance, RS_NO_HIT, 0u, 0u);
     return result | RS_SHADE_CONTINUE;
+}
+
+/* rs_stage_shade_camera_with for any scene: the plain code where the scene is plain. */
+RS_FN uint32_t rs_stage_shade_camera(const RsKernelParams* kp, uint32_t row, RsShadowRow* shadow)
+{
+    return rs_stage_shade_camera_with(kp, row, shadow, rs_scene_is_plain(&kp->scene));
 }
 
 /* Shade for the wave's phase. The CUDA wrapper calls the two functions from separate kernels,
