@@ -131,6 +131,53 @@ static void test_roulette(Fixture* f)
     f->kp.rr_depth = 100;
 }
 
+/* The plain scene's shade (no textures, no instances: the code for them left out, as the GPU's
+ * plain kernel compiles it) computes bit for bit what the general shade computes, at every kind
+ * of hit; and a texture or an instance makes a scene not plain. */
+static void test_plain_same(Fixture* f)
+{
+    CHECK(rs_scene_is_plain(&f->kp.scene), "the fixture scene has neither textures nor instances");
+    struct { RsVec3 o, d; uint32_t depth; float pdf; } rays[] = {
+        {{0, 1, 0}, {-1, 0, 0}, 2, 0.3f},          /* escapes */
+        {{0.1f, 1, 0.1f}, {0, 1, 0}, 1, 0.0f},     /* the emitter */
+        {{-0.4f, 1, 0.2f}, {0.1f, -1, 0.05f}, 1, 0.0f}, /* the diffuse floor */
+        {{0, 1, 0}, {1, 0, 0}, 3, 0.2f},           /* the mirror sphere */
+    };
+    for (uint32_t k = 0; k < sizeof rays / sizeof *rays; ++k)
+        for (uint32_t sample = 0; sample < 4; ++sample) {
+            RsShadowRow shadow[2];
+            RsFloat4 out[2][4];
+            RsUint4 path[2];
+            uint32_t result[2];
+            for (int plain = 0; plain < 2; ++plain) {
+                uint32_t row = 63; /* the fixture's last row, which no other test uses */
+                fixture_ray(f, row, rays[k].o, rays[k].d, rays[k].depth, rs_vec3_splat(1), rays[k].pdf);
+                f->kp.rays.path[row].w = sample;
+                uint64_t stack[RS_BVH8_STACK];
+                rs_stage_extend(&f->kp, row, rs_trace_stack_local(stack));
+                memset(&shadow[plain], 0, sizeof shadow[plain]);
+                result[plain] = rs_stage_shade_camera_with(&f->kp, row, &shadow[plain], plain);
+                out[plain][0] = f->kp.rays.origin[row];
+                out[plain][1] = f->kp.rays.direction[row];
+                out[plain][2] = f->kp.rays.throughput[row];
+                out[plain][3] = f->kp.path_radiance[row];
+                path[plain] = f->kp.rays.path[row];
+            }
+            CHECK(result[0] == result[1], "ray %u sample %u: result %u general, %u plain", k, sample, result[0],
+                  result[1]);
+            CHECK(memcmp(out[0], out[1], sizeof out[0]) == 0 && memcmp(&path[0], &path[1], sizeof path[0]) == 0,
+                  "ray %u sample %u: the plain shade left another ray or radiance", k, sample);
+            CHECK(!(result[0] & RS_SHADE_SHADOW) || memcmp(&shadow[0], &shadow[1], sizeof shadow[0]) == 0,
+                  "ray %u sample %u: the plain shade made another shadow ray", k, sample);
+        }
+    f->kp.scene.textures.count = 1;
+    CHECK(!rs_scene_is_plain(&f->kp.scene), "a scene with a texture is not plain");
+    f->kp.scene.textures.count = 0;
+    f->kp.scene.accel.inst.instance_count = 1;
+    CHECK(!rs_scene_is_plain(&f->kp.scene), "a scene with an instance is not plain");
+    f->kp.scene.accel.inst.instance_count = 0;
+}
+
 int main(void)
 {
     Fixture f;
@@ -140,6 +187,7 @@ int main(void)
     test_diffuse(&f);
     test_mirror(&f);
     test_roulette(&f);
+    test_plain_same(&f);
     fixture_free(&f);
     return rs_test_finish("test_stage_shade");
 }
