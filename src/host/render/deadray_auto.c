@@ -62,7 +62,9 @@ uint32_t rs_deadray_auto_bucket(uint32_t depth, uint32_t live, uint32_t paths)
 {
     /* slots 0 .. RS_AUTO_DEPTHS - 1: depths 1 .. RS_AUTO_DEPTHS (deeper ones share the last);
      * slot RS_AUTO_DEPTHS: the emission-only segment */
-    uint32_t slot = depth == RS_AUTO_EMISSION_SEGMENT ? RS_AUTO_DEPTHS : depth > RS_AUTO_DEPTHS ? RS_AUTO_DEPTHS - 1 : depth - 1;
+    uint32_t slot = depth == RS_AUTO_EMISSION_SEGMENT ? RS_AUTO_DEPTHS
+                    : depth > RS_AUTO_DEPTHS            ? RS_AUTO_DEPTHS - 1
+                                                        : depth - 1;
     uint32_t size = paths < (1u << 18) ? 0u : paths < (1u << 20) ? 1u : paths < (1u << 22) ? 2u : 3u;
     return (size * (RS_AUTO_DEPTHS + 1) + slot) * RS_AUTO_FRACTIONS + rs_deadray_auto_fraction(live, paths);
 }

@@ -48,7 +48,10 @@ typedef struct RsShadeScratch {
  * scratch they hold. On an H100 the path tracer's shade kernel for plain scenes took Sponza's
  * frame (1080p, depth 8, 16 spp) from 23.4 to 19.2 ms. With no texture there is nothing a
  * material can refer to, so the plain code computes exactly what the general code would. */
-RS_FN int rs_scene_is_plain(const RsSceneView* s) { return s->textures.count == 0 && s->accel.inst.instance_count == 0; }
+RS_FN int rs_scene_is_plain(const RsSceneView* s)
+{
+    return s->textures.count == 0 && s->accel.inst.instance_count == 0;
+}
 
 /* Rebuilds the hit of a ray (origin4, dir4 as in RayState) that hit4 describes, on instance
  * hit_instance (RS_NO_HIT: the world); hit4.w must name a primitive. Returns the material to

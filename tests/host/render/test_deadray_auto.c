@@ -82,7 +82,8 @@ static void test_buckets(void)
     /* the segment after the last vertex never shares a full bounce's bucket, whatever its depth */
     for (uint32_t depth = 1; depth <= RS_AUTO_DEPTHS + 2; ++depth)
         for (uint32_t live = PATHS; live > 0; live /= 3)
-            CHECK(rs_deadray_auto_bucket(depth, live, PATHS) != rs_deadray_auto_bucket(RS_AUTO_EMISSION_SEGMENT, live, PATHS),
+            CHECK(rs_deadray_auto_bucket(depth, live, PATHS) !=
+                      rs_deadray_auto_bucket(RS_AUTO_EMISSION_SEGMENT, live, PATHS),
                   "depth %u and the emission-only segment share a bucket (%u alive)", depth, live);
     /* wave sizes apart: the viewer's first small slices do not decide for its later large ones */
     CHECK(rs_deadray_auto_bucket(3, 1000, 100000) != rs_deadray_auto_bucket(3, 40000, 4000000),
