@@ -7,7 +7,8 @@ checks its JSON and CSV must pass (render suite):
   - every strategy reports the same live-ray and shadow-ray counts for the same configuration;
   - every row has the device's busy fraction and the strategy of each bounce: a fixed strategy's
     own name, auto's picks among its candidates;
-  - the CSV holds the same results as the JSON.
+  - the CSV holds the same results as the JSON;
+  - asking only for strategies the backend lacks is a usage error that says so.
 """
 import csv
 import json
@@ -44,6 +45,12 @@ with tempfile.TemporaryDirectory() as tmp:
         png = Path(tmp) / name
         check(png.exists() and png.stat().st_size > 10000 and png.read_bytes()[:4] == b"\x89PNG",
               f"{name} missing or empty")
+
+# no strategy left to time (CUB exists on the GPU only): a usage error that says so, not an empty table
+none = subprocess.run([raystream, "bench", "--backend", "cpu", "--deadray", "compact-cub", "--depths", "1",
+                       "--scenes", str(scenes / "diffuse.json")], capture_output=True, text=True, timeout=60)
+check(none.returncode == 2 and "none of the strategies" in none.stderr and "CPU" in none.stderr,
+      f"bench with no CPU strategy: exit {none.returncode}, {none.stderr[-300:]!r}")
 
 meta = doc["meta"]
 for key in ["raystream", "git_commit", "build_type", "cuda_architectures", "backend", "device", "frames",

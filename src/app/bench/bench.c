@@ -334,9 +334,16 @@ int rs_cmd_bench(int argc, char** argv)
     RsError err = {{0}};
     RsBackendKind kind = rs_backend_resolve_kind(o.common.backend.kind);
     int cuda = kind == RS_BACKEND_CUDA;
-    for (int d = 0; d < RS_DEADRAY_COUNT; ++d)
+    int selected = 0;
+    for (int d = 0; d < RS_DEADRAY_COUNT; ++d) {
         if (!rs_deadray_supported((RsDeadRay)d, kind))
             o.deadray[d] = 0; /* e.g. CUB exists on the GPU only */
+        selected += o.deadray[d];
+    }
+    if (!selected) { /* a row needs at least one strategy to time (bench_row.h) */
+        rs_cli_error("--deadray: none of the strategies asked for runs on the %s backend", cuda ? "CUDA" : "CPU");
+        return RS_EXIT_USAGE;
+    }
     RsRendererConfig all_devices = rs_common_renderer_config(&o.common);
     all_devices.backend.time_stages = 1;
     all_devices.backend.aovs = o.denoise;
