@@ -137,9 +137,15 @@ RsCompactMethod rs_cuda_compact_method(RsDeadRay d)
     }
 }
 
-/* Paths per wave: a few million keep an H100's 132 SMs busy through the deep, sparse bounces
- * while the buffers stay around a gigabyte. */
-#define RS_CUDA_PREFERRED_WAVE (1u << 22)
+/* Paths per wave: as many as an eighth of the device's memory holds, between 2^20 and 2^25.
+ * Deep bounces keep few paths alive (Sponza at depth 8: 6% from the sixth bounce on, 1% at the
+ * last), and only a large wave keeps an H100's 132 SMs busy through them; fewer waves also mean
+ * fewer waits for the live counts. Sponza, 1080p, depth 8, 16 spp, compact-cub, on an H100:
+ * 8.70, 9.28, 9.59 and 9.75 FPS with waves of 2^22, 2^23, 2^24 and 2^25 paths
+ * (tools/bench/results/traversal, `bench-waves/`). The rest of the memory is left to the scene,
+ * the film, the denoiser and other renderers (the benchmark keeps one per strategy). */
+#define RS_CUDA_MIN_WAVE (1u << 20)
+#define RS_CUDA_MAX_WAVE (1u << 25)
 
 extern "C" RsBackend* rs_backend_cuda_create(const RsBackendConfig* config, RsError* err)
 {
@@ -151,7 +157,6 @@ extern "C" RsBackend* rs_backend_cuda_create(const RsBackendConfig* config, RsEr
     b->base.ops = &cuda_ops;
     b->base.config = *config;
     b->base.config.kind = RS_BACKEND_CUDA;
-    b->base.preferred_wave = RS_CUDA_PREFERRED_WAVE;
     /* auto starts from the stencil; the bounce loop picks before every generate and bounce */
     b->deadray = config->deadray == RS_DEADRAY_AUTO ? RS_DEADRAY_STENCIL : config->deadray;
     b->mode = rs_cuda_live_mode(b->deadray);
@@ -187,8 +192,17 @@ extern "C" RsBackend* rs_backend_cuda_create(const RsBackendConfig* config, RsEr
         }
     }
     size_t free_bytes = 0, total = 0;
-    cudaMemGetInfo(&free_bytes, &total);
+    if (cudaMemGetInfo(&free_bytes, &total) != cudaSuccess) {
+        cudaError_t e = cudaGetLastError();
+        rs_error_set(err, "CUDA: cannot read device %d's free memory: %s", b->device, cudaGetErrorString(e));
+        cuda_destroy(&b->base);
+        return NULL;
+    }
     b->base.memory_budget = config->memory_limit && config->memory_limit < free_bytes ? config->memory_limit
                                                                                         : free_bytes / 10 * 9;
+    uint64_t eighth = (uint64_t)total / 8 / cuda_bytes_per_path(&b->base) / 32 * 32;
+    b->base.preferred_wave = (uint32_t)(eighth > RS_CUDA_MAX_WAVE   ? RS_CUDA_MAX_WAVE
+                                        : eighth < RS_CUDA_MIN_WAVE ? RS_CUDA_MIN_WAVE
+                                                                    : eighth);
     return &b->base;
 }

@@ -27,11 +27,14 @@
  * per ray instead of a word) and compact-block (the same order-preserving list as compact-scan):
  * in the 96 rows of tools/bench/results/bench.txt (H200) neither beats the best of the others
  * by more than 0.05%. Compact-scan on the GPU never won by more than 1% in the H100 bench suite.
- * Persistent threads were left out too while a bounce chose its own family (best in 1 row of 48,
- * by 0.7%); with the family planned per wave it is where the stencil family wins most, the first
- * bounces of diffuse.json (3% ahead of the stencil), and a switch between the two costs nothing. */
-static const RsDeadRay auto_candidates_cuda[] = {RS_DEADRAY_STENCIL, RS_DEADRAY_PERSISTENT, RS_DEADRAY_COMPACT_WARP,
-                                                 RS_DEADRAY_COMPACT_CUB};
+ * Persistent threads are left out as well. With the family planned per wave they were best in
+ * the first bounces of diffuse.json (3% ahead of the stencil) until the plain-scene shade kernel
+ * closed that gap; since then they are within 3% of the best of the others in at most 2 of the
+ * H100 suite's 48 rows, and where an exploring or revisiting bounce ran them (reflect-23k,
+ * whitted, depth 2) auto missed its 3%. Without them, 6 of 6 suites had auto within 3% in every
+ * row, against 4 of 6 with them in the same calls (tools/bench/results/traversal, `c74/` of
+ * `bench-turns/`, and `bench-waves/`). */
+static const RsDeadRay auto_candidates_cuda[] = {RS_DEADRAY_STENCIL, RS_DEADRAY_COMPACT_WARP, RS_DEADRAY_COMPACT_CUB};
 static const RsDeadRay auto_candidates_cpu[] = {RS_DEADRAY_STENCIL, RS_DEADRAY_COMPACT_SCAN, RS_DEADRAY_COMPACT_WARP};
 
 #define RS_AUTO_FOLLOW 0.5
@@ -142,6 +145,21 @@ static double family_cost(const RsDeadRayAuto* a, uint32_t bucket, int family)
     return -1.0;
 }
 
+/* Whether every candidate is measured in every major bucket of a wave's path (minor ones: the
+ * plan's family explores them as it meets them); an empty path is not. */
+static int measured(const RsDeadRayAuto* a, const uint32_t* path, uint32_t length)
+{
+    int complete = length > 0;
+    for (uint32_t k = 0; complete && k < length; ++k)
+        for (uint32_t i = 0; i < a->count; ++i)
+            complete &= !major(path[k]) || a->bucket[path[k]].arm[i].samples >= RS_AUTO_SAMPLES;
+    return complete;
+}
+
+/* Between waves `path` is the wave just finished, which rs_deadray_auto_next_wave moves to
+ * last_path and judges. */
+int rs_deadray_auto_settled(const RsDeadRayAuto* a) { return a->count == 0 || measured(a, a->path, a->path_length); }
+
 void rs_deadray_auto_next_wave(RsDeadRayAuto* a)
 {
     a->waves++;
@@ -151,13 +169,8 @@ void rs_deadray_auto_next_wave(RsDeadRayAuto* a)
     a->revisit = 0;
     if (a->count == 0)
         return;
-    /* explore while a major bucket lacks a measurement (minor ones: those the plan's family
-     * explores as it meets them) */
-    int complete = a->last_length > 0;
-    for (uint32_t k = 0; complete && k < a->last_length; ++k)
-        for (uint32_t i = 0; i < a->count; ++i)
-            complete &= !major(a->last_path[k]) || a->bucket[a->last_path[k]].arm[i].samples >= RS_AUTO_SAMPLES;
-    if (!complete) {
+    /* explore while a major bucket lacks a measurement */
+    if (!measured(a, a->last_path, a->last_length)) {
         /* the next candidate in turn that one of those buckets lacks (any, for a first wave) */
         a->exploring = 1;
         a->turn = (int)(a->waves % a->count);

@@ -47,9 +47,8 @@
 /* wave sizes: below 2^18 paths, 2^20, 2^22, and larger */
 #define RS_AUTO_SIZES 4
 #define RS_AUTO_BUCKETS (RS_AUTO_FRACTIONS * (RS_AUTO_DEPTHS + 1) * RS_AUTO_SIZES)
-/* stencil, persistent, compact-warp and compact-cub (CUDA); stencil, compact-scan and
- * compact-warp (CPU) */
-#define RS_AUTO_MAX_CANDIDATES 4
+/* stencil, compact-warp and compact-cub (CUDA); stencil, compact-scan and compact-warp (CPU) */
+#define RS_AUTO_MAX_CANDIDATES 3
 /* measured bounces per (bucket, candidate) before the chooser exploits: GPU event times of a
  * bounce vary by about 1% from wave to wave, so one is enough, and every exploring wave is a
  * wave spent on a strategy that is likely not the best */
@@ -118,6 +117,15 @@ uint32_t rs_deadray_auto_bucket(uint32_t depth, uint32_t live, uint32_t paths);
  * runs the other family instead, timed throughout, so a change of scene or camera (the viewer)
  * is followed. */
 void rs_deadray_auto_next_wave(RsDeadRayAuto* a);
+/* Whether the next wave will exploit: every candidate measured in every major bucket the wave
+ * before visited (none visited yet: not settled). */
+int rs_deadray_auto_settled(const RsDeadRayAuto* a);
+/* The largest wave while the chooser is not settled (the bounce loop cuts waves to it). An
+ * exploring wave runs one candidate throughout, the slowest one among them, and the GPU's waves
+ * hold up to 2^25 paths, a whole frame of Sponza at 1080p and 16 spp: a short render or benchmark
+ * would spend much of its time exploring. 2^22 paths is in the same size key as any larger wave
+ * (rs_deadray_auto_bucket), so what small waves measured decides for the large ones. */
+#define RS_AUTO_EXPLORE_WAVE (1u << 22)
 /* The strategy for the next bounce of the bucket (counts a visit), within the wave's family:
  * a candidate the bucket still lacks, else the cheapest (RS_AUTO_STAY keeps the current one when
  * it is that close), every RS_AUTO_REVISIT-th visit the family's runner-up. Sets a->measure. */

@@ -192,6 +192,10 @@ static int trace_wave(RsWavefront* wf, const RsWaveRange* wave, RsError* err)
 static uint32_t wave_size(const RsWavefront* wf, const RsWaveRange* wave, uint64_t paths)
 {
     uint64_t size = paths < wf->wave_capacity ? paths : wf->wave_capacity;
+    const RsBackendConfig* c = &wf->backend->config;
+    if (c->deadray == RS_DEADRAY_AUTO && !c->schedule_length && size > RS_AUTO_EXPLORE_WAVE &&
+        !rs_deadray_auto_settled(&wf->deadray_auto))
+        size = RS_AUTO_EXPLORE_WAVE; /* auto explores in small waves (deadray_auto.h) */
     if (wf->frame.noise_threshold > 0.0f) {
         uint32_t pass = (uint32_t)(wave->first_path / wave->span_pixels);
         uint64_t boundary = (uint64_t)rs_adaptive_next_decision(pass, wf->frame.min_spp) * wave->span_pixels;

@@ -4,8 +4,9 @@
  * then the cheapest of each bucket used, the other family re-measured every RS_AUTO_REVISIT
  * waves; a wave's family planned over its bounces (compaction throughout where the stencil is
  * cheapest only at the first bounce), one family inside a wave; a change of costs followed; the
- * same measurements give the same choices; flags, compact-block and auto never chosen, CUB only
- * where the backend has it. Host C11.
+ * same measurements give the same choices; whether the next wave exploits (the bounce loop's
+ * small exploring waves); flags, compact-block and auto never chosen, CUB only where the backend
+ * has it. Host C11.
  */
 #include <string.h>
 
@@ -101,7 +102,7 @@ static void test_candidates(void)
     RsDeadRayAuto cpu, cuda;
     rs_deadray_auto_init(&cpu, RS_BACKEND_CPU);
     rs_deadray_auto_init(&cuda, RS_BACKEND_CUDA);
-    CHECK(cpu.count == 3 && cuda.count == 4, "candidates: %u on the CPU, %u on CUDA", cpu.count, cuda.count);
+    CHECK(cpu.count == 3 && cuda.count == 3, "candidates: %u on the CPU, %u on CUDA", cpu.count, cuda.count);
     for (uint32_t i = 0; i < cuda.count; ++i) {
         RsDeadRay d = cuda.candidate[i];
         CHECK(d != RS_DEADRAY_FLAGS && d != RS_DEADRAY_COMPACT_BLOCK && d != RS_DEADRAY_AUTO, "candidate %s",
@@ -301,6 +302,37 @@ static void test_new_minor_bucket(void)
     CHECK(stencil_waves == 0, "%u planned waves ran the stencil family", stencil_waves);
 }
 
+/* rs_deadray_auto_settled says, between waves, whether the next wave exploits (wavefront.c
+ * keeps waves at RS_AUTO_EXPLORE_WAVE paths until it does): not before any wave, not while a
+ * major bucket lacks a candidate, and then for good while the buckets stay the same. */
+static void test_settled(void)
+{
+    RsDeadRayAuto a;
+    rs_deadray_auto_init(&a, RS_BACKEND_CUDA);
+    CHECK(!rs_deadray_auto_settled(&a), "a chooser that has measured nothing is settled");
+    uint32_t exploring = 0;
+    for (uint32_t w = 0; w < 40; ++w) {
+        int settled = rs_deadray_auto_settled(&a);
+        run(&a, 0, 1, 0, NULL); /* one wave of one bounce */
+        CHECK(settled == !a.exploring, "wave %u: settled %d, but the wave %s", w, settled,
+              a.exploring ? "explored" : "exploited");
+        exploring += a.exploring;
+    }
+    CHECK(exploring == a.count * (RS_AUTO_SAMPLES + 1), "%u exploring waves, expected %u", exploring,
+          a.count * (RS_AUTO_SAMPLES + 1));
+    CHECK(rs_deadray_auto_settled(&a), "not settled after %u waves of one bucket", 40u);
+    /* a new major bucket unsettles it until every candidate has run there */
+    const uint32_t bucket2 = RS_AUTO_FRACTIONS + 1;
+    run(&a, bucket2, 1, 0, NULL);
+    CHECK(!rs_deadray_auto_settled(&a), "settled with a major bucket that one candidate measured");
+    run(&a, bucket2, a.count, 0, NULL);
+    CHECK(rs_deadray_auto_settled(&a), "not settled after every candidate ran the new bucket");
+    CHECK(RS_AUTO_EXPLORE_WAVE >= (1u << 22) &&
+              rs_deadray_auto_bucket(1, RS_AUTO_EXPLORE_WAVE, RS_AUTO_EXPLORE_WAVE) ==
+                  rs_deadray_auto_bucket(1, 1u << 25, 1u << 25),
+          "exploring waves are not in the size key of the GPU's full waves");
+}
+
 static void test_cpu_has_no_cub(void)
 {
     RsDeadRayAuto a;
@@ -322,6 +354,7 @@ int main(void)
     test_family_plan();
     test_new_minor_bucket();
     test_stay();
+    test_settled();
     test_cpu_has_no_cub();
     return rs_test_finish("test_deadray_auto");
 }
