@@ -1,14 +1,15 @@
 /* deadray_auto.c - `--deadray auto`'s chooser (see deadray_auto.h). Host C11.
  *
  * Explore, then exploit, then now and then look again:
- *   - while a major bucket (more than 1/16 alive) that the wave before visited lacks a
- *     measurement of some candidate, the wave explores: it takes the family of the candidate
+ *   - while a major bucket (more than 1/16 alive) that the last wave of the same size key
+ *     visited lacks a measurement of some candidate, the wave explores: it takes the family
+ *     of the candidate
  *     whose turn it is (the waves go round the candidates), and every bucket without that
  *     candidate's measurement runs it; the others take an unmeasured candidate of the family,
  *     or the family's cheapest. A candidate's very first measurement, in whatever bucket, is
  *     thrown away (first launches, first allocations and cold caches are not the strategy's
  *     cost);
- *   - then each wave plans its family from the buckets of the wave before (deadray_auto.h), and
+ *   - then each wave plans its family from the buckets of that wave (deadray_auto.h), and
  *     every bounce takes the cheapest of the family in its bucket (with some stickiness:
  *     RS_AUTO_STAY), a bucket new to the run (a minor one, say) exploring the family's
  *     candidates first; one exploiting bounce in RS_AUTO_SAMPLE_EVERY is timed;
@@ -61,6 +62,11 @@ uint32_t rs_deadray_auto_fraction(uint32_t live, uint32_t paths)
     return step;
 }
 
+uint32_t rs_deadray_auto_size_key(uint32_t paths)
+{
+    return paths < (1u << 18) ? 0u : paths < (1u << 20) ? 1u : paths < (1u << 22) ? 2u : 3u;
+}
+
 uint32_t rs_deadray_auto_bucket(uint32_t depth, uint32_t live, uint32_t paths)
 {
     /* slots 0 .. RS_AUTO_DEPTHS - 1: depths 1 .. RS_AUTO_DEPTHS (deeper ones share the last);
@@ -68,8 +74,8 @@ uint32_t rs_deadray_auto_bucket(uint32_t depth, uint32_t live, uint32_t paths)
     uint32_t slot = depth == RS_AUTO_EMISSION_SEGMENT ? RS_AUTO_DEPTHS
                     : depth > RS_AUTO_DEPTHS            ? RS_AUTO_DEPTHS - 1
                                                         : depth - 1;
-    uint32_t size = paths < (1u << 18) ? 0u : paths < (1u << 20) ? 1u : paths < (1u << 22) ? 2u : 3u;
-    return (size * (RS_AUTO_DEPTHS + 1) + slot) * RS_AUTO_FRACTIONS + rs_deadray_auto_fraction(live, paths);
+    return (rs_deadray_auto_size_key(paths) * (RS_AUTO_DEPTHS + 1) + slot) * RS_AUTO_FRACTIONS +
+           rs_deadray_auto_fraction(live, paths);
 }
 
 static int arm_of(const RsDeadRayAuto* a, RsDeadRay d)
@@ -156,28 +162,49 @@ static int measured(const RsDeadRayAuto* a, const uint32_t* path, uint32_t lengt
     return complete;
 }
 
-/* Between waves `path` is the wave just finished, which rs_deadray_auto_next_wave moves to
- * last_path and judges. */
-int rs_deadray_auto_settled(const RsDeadRayAuto* a) { return a->count == 0 || measured(a, a->path, a->path_length); }
+/* The buckets of the last finished wave of `paths` paths' size key, the wave that predicts the
+ * next one of that size: between waves that is still `path` if it was of that key. */
+static const uint32_t* last_wave(const RsDeadRayAuto* a, uint32_t paths, uint32_t* length)
+{
+    uint32_t key = rs_deadray_auto_size_key(paths);
+    if (a->path_length > 0 && a->path_size == key) {
+        *length = a->path_length;
+        return a->path;
+    }
+    *length = a->last_length[key];
+    return a->last_path[key];
+}
 
-void rs_deadray_auto_next_wave(RsDeadRayAuto* a)
+int rs_deadray_auto_settled(const RsDeadRayAuto* a, uint32_t paths)
+{
+    uint32_t length;
+    const uint32_t* path = last_wave(a, paths, &length);
+    return a->count == 0 || measured(a, path, length);
+}
+
+void rs_deadray_auto_next_wave(RsDeadRayAuto* a, uint32_t paths)
 {
     a->waves++;
-    memcpy(a->last_path, a->path, sizeof a->path);
-    a->last_length = a->path_length;
+    if (a->path_length > 0) { /* (a wave whose paths all died at generate visited nothing) */
+        memcpy(a->last_path[a->path_size], a->path, sizeof a->path);
+        a->last_length[a->path_size] = a->path_length;
+    }
     a->path_length = 0;
+    a->path_size = rs_deadray_auto_size_key(paths);
+    const uint32_t* last = a->last_path[a->path_size];
+    uint32_t length = a->last_length[a->path_size];
     a->revisit = 0;
     if (a->count == 0)
         return;
     /* explore while a major bucket lacks a measurement */
-    if (!measured(a, a->last_path, a->last_length)) {
+    if (!measured(a, last, length)) {
         /* the next candidate in turn that one of those buckets lacks (any, for a first wave) */
         a->exploring = 1;
         a->turn = (int)(a->waves % a->count);
-        for (uint32_t step = 0; a->last_length > 0 && step < a->count; ++step) {
+        for (uint32_t step = 0; length > 0 && step < a->count; ++step) {
             int c = (int)((a->waves + step) % a->count), lacking = 0;
-            for (uint32_t k = 0; k < a->last_length; ++k)
-                lacking |= major(a->last_path[k]) && a->bucket[a->last_path[k]].arm[c].samples < RS_AUTO_SAMPLES;
+            for (uint32_t k = 0; k < length; ++k)
+                lacking |= major(last[k]) && a->bucket[last[k]].arm[c].samples < RS_AUTO_SAMPLES;
             if (lacking) {
                 a->turn = c;
                 break;
@@ -188,8 +215,8 @@ void rs_deadray_auto_next_wave(RsDeadRayAuto* a)
     }
     a->exploring = 0;
     double total[2] = {0.0, 0.0};
-    for (uint32_t k = 0; k < a->last_length; ++k) {
-        uint32_t bucket = a->last_path[k];
+    for (uint32_t k = 0; k < length; ++k) {
+        uint32_t bucket = last[k];
         double cost[2];
         for (int f = 0; f < 2; ++f)
             cost[f] = family_cost(a, bucket, f);

@@ -25,8 +25,8 @@
  * the bounces after it, which a bounce-by-bounce choice never sees: it kept the stencil for the
  * first bounces and then either stayed with it or paid a conversion (on the H100 suite auto ran
  * "stencil, stencil, stencil, compact" where compaction throughout was 6% faster). So a wave's
- * plan sums, per family, the cheapest cost of each bucket the wave before visited, and the
- * bounces choose inside the family that costs least.
+ * plan sums, per family, the cheapest cost of each bucket the last wave of its size visited,
+ * and the bounces choose inside the family that costs least.
  */
 #ifndef RS_HOST_DEADRAY_AUTO_H
 #define RS_HOST_DEADRAY_AUTO_H
@@ -91,7 +91,11 @@ typedef struct RsDeadRayAuto {
     int turn;        /* an exploring wave's candidate (an index into candidate[]) */
     int revisit;     /* the wave re-measures the family the plan did not pick */
     uint32_t path[RS_AUTO_PATH], path_length;           /* this wave's buckets, in bounce order */
-    uint32_t last_path[RS_AUTO_PATH], last_length;      /* the wave before's */
+    uint32_t path_size;                                 /* and its size key */
+    /* per size key, the buckets of the last wave of that key: the next wave of a key is judged
+     * by the last one of the same key, not by the wave just before, which the viewer's slices
+     * cut into waves of two keys (2^22 paths and the rest) */
+    uint32_t last_path[RS_AUTO_SIZES][RS_AUTO_PATH], last_length[RS_AUTO_SIZES];
     RsAutoBucket bucket[RS_AUTO_BUCKETS];
 } RsDeadRayAuto;
 
@@ -106,20 +110,23 @@ uint32_t rs_deadray_auto_fraction(uint32_t live, uint32_t paths);
  * before it grows them to its frame budget, so costs measured on small waves must not decide
  * for large ones. */
 uint32_t rs_deadray_auto_bucket(uint32_t depth, uint32_t live, uint32_t paths);
-/* A wave begins, and gets its family (stencil bits or an index list): a wave never changes
- * family inside, so it pays no conversion. While a major bucket (more than 1/16 alive) that the
- * wave before visited lacks a measurement of some candidate, the wave explores: the waves go
- * round the candidates (skipping those that no such bucket lacks), and every bucket that lacks
- * the wave's candidate takes it, so that a candidate is measured running at every depth, as it
- * will run once chosen. Then the plan: the family whose cheapest candidates, over the buckets
- * the wave before visited, weighted by their rays, cost least (a minor bucket the family has
+/* A wave of `paths` paths begins, and gets its family (stencil bits or an index list): a wave
+ * never changes family inside, so it pays no conversion. The buckets it will likely visit are
+ * those of the last wave of its size key. While a major bucket (more than 1/16 alive) of those
+ * lacks a measurement of some candidate, the wave explores: the waves go round the candidates
+ * (skipping those that no such bucket lacks), and every bucket that lacks the wave's candidate
+ * takes it, so that a candidate is measured running at every depth, as it will run once chosen.
+ * Then the plan: the family whose cheapest candidates, over those buckets, weighted by their
+ * rays, cost least (a minor bucket the family has
  * not measured takes its nearest measured live-fraction step); every RS_AUTO_REVISIT-th wave
  * runs the other family instead, timed throughout, so a change of scene or camera (the viewer)
  * is followed. */
-void rs_deadray_auto_next_wave(RsDeadRayAuto* a);
-/* Whether the next wave will exploit: every candidate measured in every major bucket the wave
- * before visited (none visited yet: not settled). */
-int rs_deadray_auto_settled(const RsDeadRayAuto* a);
+void rs_deadray_auto_next_wave(RsDeadRayAuto* a, uint32_t paths);
+/* Whether a next wave of `paths` paths would exploit: every candidate measured in every major
+ * bucket of the last wave of its size key (none yet: not settled). */
+int rs_deadray_auto_settled(const RsDeadRayAuto* a, uint32_t paths);
+/* The size key of a wave of `paths` paths: below 2^18, 2^20, 2^22, and larger. */
+uint32_t rs_deadray_auto_size_key(uint32_t paths);
 /* The largest wave while the chooser is not settled (the bounce loop cuts waves to it). An
  * exploring wave runs one candidate throughout, the slowest one among them, and the GPU's waves
  * hold up to 2^25 paths, a whole frame of Sponza at 1080p and 16 spp: a short render or benchmark

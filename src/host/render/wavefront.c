@@ -131,7 +131,7 @@ static int trace_wave(RsWavefront* wf, const RsWaveRange* wave, RsError* err)
         return rs_error_set(err, "internal error: the %s backend cannot switch dead-ray strategies", b->name);
     RsDeadRay first = RS_DEADRAY_AUTO, strategy = b->config.deadray;
     if (autoray) { /* generate builds the live set that the first bounce will likely use */
-        rs_deadray_auto_next_wave(&wf->deadray_auto);
+        rs_deadray_auto_next_wave(&wf->deadray_auto, paths);
         first = auto_pick(wf, rs_deadray_auto_bucket(1, paths, paths));
         b->time_bounce = 0;
         RS_TIMED(RS_STAGE_DROP_DEAD, ops->set_deadray(b, first, err));
@@ -194,7 +194,7 @@ static uint32_t wave_size(const RsWavefront* wf, const RsWaveRange* wave, uint64
     uint64_t size = paths < wf->wave_capacity ? paths : wf->wave_capacity;
     const RsBackendConfig* c = &wf->backend->config;
     if (c->deadray == RS_DEADRAY_AUTO && !c->schedule_length && size > RS_AUTO_EXPLORE_WAVE &&
-        !rs_deadray_auto_settled(&wf->deadray_auto))
+        !rs_deadray_auto_settled(&wf->deadray_auto, (uint32_t)size))
         size = RS_AUTO_EXPLORE_WAVE; /* auto explores in small waves (deadray_auto.h) */
     if (wf->frame.noise_threshold > 0.0f) {
         uint32_t pass = (uint32_t)(wave->first_path / wave->span_pixels);

@@ -44,7 +44,7 @@ static uint32_t measured_visits, all_visits;
 static void run(RsDeadRayAuto* a, uint32_t bucket, uint32_t n, int changed, RsDeadRay* choices)
 {
     for (uint32_t v = 0; v < n; ++v) {
-        rs_deadray_auto_next_wave(a); /* a visit per wave, as wavefront.c makes it */
+        rs_deadray_auto_next_wave(a, PATHS); /* a visit per wave, as wavefront.c makes it */
         RsDeadRay d = rs_deadray_auto_choose(a, bucket);
         uint32_t live = live_of(bucket, v);
         CHECK(rs_deadray_auto_bucket(bucket / RS_AUTO_FRACTIONS + 1, live, PATHS) == bucket,
@@ -192,7 +192,7 @@ static void test_lockstep(void)
     rs_deadray_auto_init(&a, RS_BACKEND_CUDA);
     int seen[RS_DEADRAY_COUNT] = {0};
     for (uint32_t w = 0; w < a.count; ++w) {
-        rs_deadray_auto_next_wave(&a);
+        rs_deadray_auto_next_wave(&a, PATHS);
         RsDeadRay first = rs_deadray_auto_choose(&a, 0);
         seen[first]++;
         for (uint32_t bucket = 1; bucket < 40; bucket += 7)
@@ -216,7 +216,7 @@ static void test_family_plan(void)
     enum { WAVES = 200 };
     uint32_t planned = 0, revisits = 0, exploring = 0;
     for (uint32_t w = 1; w <= WAVES; ++w) {
-        rs_deadray_auto_next_wave(&a);
+        rs_deadray_auto_next_wave(&a, PATHS);
         RsDeadRay d[2];
         for (int k = 0; k < 2; ++k) {
             uint32_t bucket = k ? second : first;
@@ -259,7 +259,7 @@ static void test_stay(void)
         if (v == 20 || v == 30)
             rs_deadray_auto_record(&a, bucket, RS_DEADRAY_COMPACT_WARP, (v == 20 ? 0.99e-8 : 0.80e-8) * live, live,
                                    PATHS);
-        rs_deadray_auto_next_wave(&a);
+        rs_deadray_auto_next_wave(&a, PATHS);
         d = rs_deadray_auto_choose(&a, bucket);
         double per_ray = !rs_deadray_is_compaction(d) ? 2e-8 : d == RS_DEADRAY_COMPACT_WARP ? 1.00e-8 : 1.00e-8 - 1e-11;
         if (v < 20)
@@ -284,7 +284,7 @@ static void test_new_minor_bucket(void)
     enum { WAVES = 200 };
     uint32_t stencil_waves = 0;
     for (uint32_t w = 1; w <= WAVES; ++w) {
-        rs_deadray_auto_next_wave(&a);
+        rs_deadray_auto_next_wave(&a, PATHS);
         int planned = !a.exploring && !a.revisit;
         uint32_t live[2] = {PATHS, w < 100 ? PATHS / 20 : PATHS / 40}; /* deep: 1/32..1/16, then 1/64..1/32 */
         int compaction = -1;
@@ -309,10 +309,10 @@ static void test_settled(void)
 {
     RsDeadRayAuto a;
     rs_deadray_auto_init(&a, RS_BACKEND_CUDA);
-    CHECK(!rs_deadray_auto_settled(&a), "a chooser that has measured nothing is settled");
+    CHECK(!rs_deadray_auto_settled(&a, PATHS), "a chooser that has measured nothing is settled");
     uint32_t exploring = 0;
     for (uint32_t w = 0; w < 40; ++w) {
-        int settled = rs_deadray_auto_settled(&a);
+        int settled = rs_deadray_auto_settled(&a, PATHS);
         run(&a, 0, 1, 0, NULL); /* one wave of one bounce */
         CHECK(settled == !a.exploring, "wave %u: settled %d, but the wave %s", w, settled,
               a.exploring ? "explored" : "exploited");
@@ -320,17 +320,48 @@ static void test_settled(void)
     }
     CHECK(exploring == a.count * (RS_AUTO_SAMPLES + 1), "%u exploring waves, expected %u", exploring,
           a.count * (RS_AUTO_SAMPLES + 1));
-    CHECK(rs_deadray_auto_settled(&a), "not settled after %u waves of one bucket", 40u);
+    CHECK(rs_deadray_auto_settled(&a, PATHS), "not settled after %u waves of one bucket", 40u);
     /* a new major bucket unsettles it until every candidate has run there */
     const uint32_t bucket2 = RS_AUTO_FRACTIONS + 1;
     run(&a, bucket2, 1, 0, NULL);
-    CHECK(!rs_deadray_auto_settled(&a), "settled with a major bucket that one candidate measured");
+    CHECK(!rs_deadray_auto_settled(&a, PATHS), "settled with a major bucket that one candidate measured");
     run(&a, bucket2, a.count, 0, NULL);
-    CHECK(rs_deadray_auto_settled(&a), "not settled after every candidate ran the new bucket");
+    CHECK(rs_deadray_auto_settled(&a, PATHS), "not settled after every candidate ran the new bucket");
     CHECK(RS_AUTO_EXPLORE_WAVE >= (1u << 22) &&
               rs_deadray_auto_bucket(1, RS_AUTO_EXPLORE_WAVE, RS_AUTO_EXPLORE_WAVE) ==
                   rs_deadray_auto_bucket(1, 1u << 25, 1u << 25),
           "exploring waves are not in the size key of the GPU's full waves");
+}
+
+/* The viewer's case: each frame's slice of 8.3 M paths was cut into a wave of 2^22 paths and
+ * one of the rest, which fall in two size keys. Judged by the wave just before, each found the
+ * other key's buckets lacking and the chooser explored for ever; judged by the last wave of its
+ * own key, both keys settle after a few waves each. */
+static void test_alternating_sizes(void)
+{
+    RsDeadRayAuto a;
+    rs_deadray_auto_init(&a, RS_BACKEND_CUDA);
+    const uint32_t sizes[2] = {1u << 22, 4100096u};
+    uint32_t exploring_late = 0;
+    for (uint32_t w = 0; w < 60; ++w) {
+        uint32_t paths = sizes[w % 2];
+        int settled = rs_deadray_auto_settled(&a, paths);
+        rs_deadray_auto_next_wave(&a, paths);
+        CHECK(settled == !a.exploring, "wave %u of %u paths: settled %d, but the wave %s", w, paths, settled,
+              a.exploring ? "explored" : "exploited");
+        if (w >= 20)
+            exploring_late += a.exploring;
+        for (uint32_t depth = 1; depth <= 3; ++depth) { /* three bounces, a third of the rays dying at each */
+            uint32_t live = paths - paths / 3 * (depth - 1);
+            uint32_t bucket = rs_deadray_auto_bucket(depth, live, paths);
+            RsDeadRay d = rs_deadray_auto_choose(&a, bucket);
+            if (a.measure)
+                rs_deadray_auto_record(&a, bucket, d, cost_of(d, depth, 0) * live, live, paths);
+        }
+    }
+    CHECK(exploring_late == 0, "%u of the waves after the 20th explored", exploring_late);
+    CHECK(rs_deadray_auto_settled(&a, sizes[0]) && rs_deadray_auto_settled(&a, sizes[1]),
+          "the two wave sizes did not both settle");
 }
 
 static void test_cpu_has_no_cub(void)
@@ -355,6 +386,7 @@ int main(void)
     test_new_minor_bucket();
     test_stay();
     test_settled();
+    test_alternating_sizes();
     test_cpu_has_no_cub();
     return rs_test_finish("test_deadray_auto");
 }
