@@ -32,9 +32,9 @@
  * the first bounces of diffuse.json (3% ahead of the stencil) until the plain-scene shade kernel
  * closed that gap; since then they are within 3% of the best of the others in at most 2 of the
  * H100 suite's 48 rows, and where an exploring or revisiting bounce ran them (reflect-23k,
- * whitted, depth 2) auto missed its 3%. Without them, 6 of 6 suites had auto within 3% in every
- * row, against 4 of 6 with them in the same calls (tools/bench/results/traversal, `c74/` of
- * `bench-turns/`, and `bench-waves/`). */
+ * whitted, depth 2) auto missed its 3%. Without them, 10 of 10 suites had auto within 3% in
+ * every row, against 7 of 10 with them, in calls that alternated the two (H100;
+ * tools/bench/results/traversal, `bench-turns/c74/`, `bench-waves/c75/` and `c81/`). */
 static const RsDeadRay auto_candidates_cuda[] = {RS_DEADRAY_STENCIL, RS_DEADRAY_COMPACT_WARP, RS_DEADRAY_COMPACT_CUB};
 static const RsDeadRay auto_candidates_cpu[] = {RS_DEADRAY_STENCIL, RS_DEADRAY_COMPACT_SCAN, RS_DEADRAY_COMPACT_WARP};
 
