@@ -3,12 +3,11 @@
  * Explore, then exploit, then now and then look again:
  *   - while a major bucket (more than 1/16 alive) that the last wave of the same size key
  *     visited lacks a measurement of some candidate, the wave explores: it takes the family
- *     of the candidate
- *     whose turn it is (the waves go round the candidates), and every bucket without that
- *     candidate's measurement runs it; the others take an unmeasured candidate of the family,
- *     or the family's cheapest. A candidate's very first measurement, in whatever bucket, is
- *     thrown away (first launches, first allocations and cold caches are not the strategy's
- *     cost);
+ *     of the candidate whose turn it is (the waves go round the candidates), and every bucket
+ *     without that candidate's measurement runs it; the others take an unmeasured candidate
+ *     of the family, or the family's cheapest. A candidate's very first measurement, in
+ *     whatever bucket, is thrown away (first launches, first allocations and cold caches are
+ *     not the strategy's cost);
  *   - then each wave plans its family from the buckets of that wave (deadray_auto.h), and
  *     every bounce takes the cheapest of the family in its bucket (with some stickiness:
  *     RS_AUTO_STAY), a bucket new to the run (a minor one, say) exploring the family's

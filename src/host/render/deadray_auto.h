@@ -117,10 +117,9 @@ uint32_t rs_deadray_auto_bucket(uint32_t depth, uint32_t live, uint32_t paths);
  * (skipping those that no such bucket lacks), and every bucket that lacks the wave's candidate
  * takes it, so that a candidate is measured running at every depth, as it will run once chosen.
  * Then the plan: the family whose cheapest candidates, over those buckets, weighted by their
- * rays, cost least (a minor bucket the family has
- * not measured takes its nearest measured live-fraction step); every RS_AUTO_REVISIT-th wave
- * runs the other family instead, timed throughout, so a change of scene or camera (the viewer)
- * is followed. */
+ * rays, cost least (a minor bucket the family has not measured takes its nearest measured
+ * live-fraction step); every RS_AUTO_REVISIT-th wave runs the other family instead, timed
+ * throughout, so a change of scene or camera (the viewer) is followed. */
 void rs_deadray_auto_next_wave(RsDeadRayAuto* a, uint32_t paths);
 /* Whether a next wave of `paths` paths would exploit: every candidate measured in every major
  * bucket of the last wave of its size key (none yet: not settled). */
